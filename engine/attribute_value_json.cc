@@ -1,0 +1,347 @@
+#include "engine/attribute_value_json.h"
+
+#include <algorithm>
+#include <set>
+
+#include "engine/base64.h"
+#include "engine/json_types.h"
+#include "engine/number.h"
+
+namespace dynapage {
+
+namespace {
+
+const char kInvalidPrefix[] = "One or more parameter values were invalid: ";
+
+bool Present(const rapidjson::Value::ConstMemberIterator& m) { return !m->value.IsNull(); }
+
+// Pass 1: JSON types only (SerializationException), recursively.
+Status TypeCheck(const rapidjson::Value& json, int depth) {
+  DP_RETURN_IF_ERROR(CheckJsonObject(json));
+  for (auto m = json.MemberBegin(); m != json.MemberEnd(); ++m) {
+    if (!Present(m)) continue;
+    std::string_view name(m->name.GetString(), m->name.GetStringLength());
+    const rapidjson::Value& v = m->value;
+    if (name == "S" || name == "N") {
+      DP_RETURN_IF_ERROR(CheckJsonString(v));
+    } else if (name == "B") {
+      DP_RETURN_IF_ERROR(CheckJsonString(v));
+      std::string bytes;
+      DP_RETURN_IF_ERROR(Base64Decode(std::string_view(v.GetString(), v.GetStringLength()), &bytes));
+    } else if (name == "BOOL" || name == "NULL") {
+      DP_RETURN_IF_ERROR(CheckJsonBoolean(v));
+    } else if (name == "SS" || name == "NS" || name == "BS") {
+      DP_RETURN_IF_ERROR(CheckJsonList(v));
+      for (const auto& e : v.GetArray()) {
+        if (e.IsNull()) continue;
+        DP_RETURN_IF_ERROR(CheckJsonString(e));
+        if (name == "BS") {
+          std::string bytes;
+          DP_RETURN_IF_ERROR(Base64Decode(std::string_view(e.GetString(), e.GetStringLength()), &bytes));
+        }
+      }
+    } else if (name == "L") {
+      DP_RETURN_IF_ERROR(CheckJsonList(v));
+      for (const auto& e : v.GetArray()) {
+        if (!e.IsNull()) DP_RETURN_IF_ERROR(TypeCheck(e, depth + 1));
+      }
+    } else if (name == "M") {
+      DP_RETURN_IF_ERROR(CheckJsonObject(v));
+      for (auto e = v.MemberBegin(); e != v.MemberEnd(); ++e) {
+        if (!e->value.IsNull()) DP_RETURN_IF_ERROR(TypeCheck(e->value, depth + 1));
+      }
+    }
+  }
+  return Status::OK();
+}
+
+std::string JoinForMessage(const std::vector<std::string>& elements, bool base64) {
+  std::string out = "[";
+  for (size_t i = 0; i < elements.size(); i++) {
+    if (i) out += ", ";
+    out += base64 ? Base64Encode(elements[i]) : elements[i];
+  }
+  return out + "]";
+}
+
+bool HasDuplicates(std::vector<std::string> elements) {
+  std::sort(elements.begin(), elements.end());
+  return std::adjacent_find(elements.begin(), elements.end()) != elements.end();
+}
+
+std::string_view View(const rapidjson::Value& v) { return std::string_view(v.GetString(), v.GetStringLength()); }
+
+// Pass 2: value rules (ValidationException) in dynalite's order, building the value.
+Status Build(const rapidjson::Value& json, int depth, AttributeValue* out) {
+  if (depth > kMaxNestingDepth) {
+    return Status::Validation("Nesting Levels have exceeded supported limits");
+  }
+  int types = 0;
+  for (auto m = json.MemberBegin(); m != json.MemberEnd(); ++m) {
+    if (!Present(m)) continue;
+    AttrType type;
+    if (!AttrTypeFromName(m->name.GetString(), &type)) continue;  // unknown members are ignored
+    types++;
+    const rapidjson::Value& v = m->value;
+    switch (type) {
+      case AttrType::kS: *out = AttributeValue::String(std::string(View(v))); break;
+      case AttrType::kN: {
+        Decimal d;
+        DP_RETURN_IF_ERROR(Decimal::Parse(View(v), &d));
+        *out = AttributeValue::Number(d.ToString());
+        break;
+      }
+      case AttrType::kB: {
+        std::string bytes;
+        Base64Decode(View(v), &bytes);  // already checked in pass 1
+        *out = AttributeValue::Binary(std::move(bytes));
+        break;
+      }
+      case AttrType::kBool: *out = AttributeValue::Bool(v.GetBool()); break;
+      case AttrType::kNull:
+        if (!v.GetBool()) {
+          return Status::Validation(std::string(kInvalidPrefix) + "Null attribute value types must have the value of true");
+        }
+        *out = AttributeValue::Null();
+        break;
+      case AttrType::kSS:
+      case AttrType::kNS:
+      case AttrType::kBS: {
+        std::vector<std::string> elements;
+        for (const auto& e : v.GetArray()) {
+          if (e.IsNull()) continue;
+          if (type == AttrType::kNS) {
+            Decimal d;
+            DP_RETURN_IF_ERROR(Decimal::Parse(View(e), &d));
+            elements.push_back(d.ToString());
+          } else if (type == AttrType::kBS) {
+            std::string bytes;
+            Base64Decode(View(e), &bytes);
+            elements.push_back(std::move(bytes));
+          } else {
+            elements.emplace_back(View(e));
+          }
+        }
+        if (elements.empty()) {
+          if (type == AttrType::kSS) return Status::Validation(std::string(kInvalidPrefix) + "An string set  may not be empty");
+          if (type == AttrType::kNS) return Status::Validation(std::string(kInvalidPrefix) + "An number set  may not be empty");
+          return Status::Validation(std::string(kInvalidPrefix) + "Binary sets should not be empty");
+        }
+        if (HasDuplicates(elements)) {
+          if (type == AttrType::kNS) return Status::Validation("Input collection contains duplicates");
+          if (type == AttrType::kSS) {
+            return Status::Validation(std::string(kInvalidPrefix) + "Input collection " + JoinForMessage(elements, false) +
+                                      " contains duplicates.");
+          }
+          return Status::Validation(std::string(kInvalidPrefix) + "Input collection " + JoinForMessage(elements, true) +
+                                    "of type BS contains duplicates.");
+        }
+        *out = AttributeValue::Set(type, std::move(elements));
+        break;
+      }
+      case AttrType::kL: {
+        std::vector<AttributeValue> elements;
+        elements.reserve(v.Size());
+        for (const auto& e : v.GetArray()) {
+          if (e.IsNull()) continue;
+          AttributeValue element;
+          DP_RETURN_IF_ERROR(Build(e, depth + 1, &element));
+          elements.push_back(std::move(element));
+        }
+        *out = AttributeValue::List(std::move(elements));
+        break;
+      }
+      case AttrType::kM: {
+        AttributeMap members;
+        for (auto e = v.MemberBegin(); e != v.MemberEnd(); ++e) {
+          if (e->value.IsNull()) continue;
+          AttributeValue element;
+          DP_RETURN_IF_ERROR(Build(e->value, depth + 1, &element));
+          members[e->name.GetString()] = std::move(element);
+        }
+        *out = AttributeValue::Map(std::move(members));
+        break;
+      }
+    }
+  }
+  if (types == 0) {
+    return Status::Validation("Supplied AttributeValue is empty, must contain exactly one of the supported datatypes");
+  }
+  if (types > 1) {
+    return Status::Validation(
+        "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes");
+  }
+  return Status::OK();
+}
+
+bool BuildStored(const rapidjson::Value& json, AttributeValue* out) {
+  if (!json.IsObject() || json.MemberCount() != 1) return false;
+  auto m = json.MemberBegin();
+  AttrType type;
+  if (!AttrTypeFromName(m->name.GetString(), &type)) return false;
+  const rapidjson::Value& v = m->value;
+  switch (type) {
+    case AttrType::kS:
+    case AttrType::kN:
+      if (!v.IsString()) return false;
+      out->type = type;
+      out->scalar.assign(v.GetString(), v.GetStringLength());
+      return true;
+    case AttrType::kB:
+      if (!v.IsString()) return false;
+      out->type = type;
+      return Base64Decode(View(v), &out->scalar).ok();
+    case AttrType::kBool:
+    case AttrType::kNull:
+      if (!v.IsBool()) return false;
+      out->type = type;
+      out->boolean = v.GetBool();
+      return true;
+    case AttrType::kSS:
+    case AttrType::kNS:
+    case AttrType::kBS:
+      if (!v.IsArray()) return false;
+      out->type = type;
+      out->set.reserve(v.Size());
+      for (const auto& e : v.GetArray()) {
+        if (!e.IsString()) return false;
+        if (type == AttrType::kBS) {
+          std::string bytes;
+          if (!Base64Decode(View(e), &bytes).ok()) return false;
+          out->set.push_back(std::move(bytes));
+        } else {
+          out->set.emplace_back(e.GetString(), e.GetStringLength());
+        }
+      }
+      return true;
+    case AttrType::kL:
+      if (!v.IsArray()) return false;
+      out->type = type;
+      out->list.resize(v.Size());
+      for (rapidjson::SizeType i = 0; i < v.Size(); i++) {
+        if (!BuildStored(v[i], &out->list[i])) return false;
+      }
+      return true;
+    case AttrType::kM:
+      out->type = type;
+      return DecodeStoredAttributeMap(v, &out->map);
+  }
+  return false;
+}
+
+}  // namespace
+
+Status DecodeAttributeValue(const rapidjson::Value& json, AttributeValue* out) {
+  DP_RETURN_IF_ERROR(TypeCheck(json, 0));
+  return Build(json, 0, out);
+}
+
+Status DecodeAttributeMap(const rapidjson::Value& json, AttributeMap* out) {
+  DP_RETURN_IF_ERROR(CheckJsonObject(json));
+  out->clear();
+  for (auto m = json.MemberBegin(); m != json.MemberEnd(); ++m) {
+    if (!m->value.IsNull()) DP_RETURN_IF_ERROR(TypeCheck(m->value, 0));
+  }
+  for (auto m = json.MemberBegin(); m != json.MemberEnd(); ++m) {
+    if (m->value.IsNull()) continue;
+    AttributeValue value;
+    DP_RETURN_IF_ERROR(Build(m->value, 0, &value));
+    (*out)[std::string(m->name.GetString(), m->name.GetStringLength())] = std::move(value);
+  }
+  return Status::OK();
+}
+
+void WriteAttributeValue(const AttributeValue& value, JsonWriter* w) {
+  w->StartObject();
+  w->Key(AttrTypeName(value.type));
+  switch (value.type) {
+    case AttrType::kS:
+    case AttrType::kN: w->String(value.scalar.data(), static_cast<rapidjson::SizeType>(value.scalar.size())); break;
+    case AttrType::kB: {
+      std::string b64 = Base64Encode(value.scalar);
+      w->String(b64.data(), static_cast<rapidjson::SizeType>(b64.size()));
+      break;
+    }
+    case AttrType::kBool:
+    case AttrType::kNull: w->Bool(value.boolean); break;
+    case AttrType::kL:
+      w->StartArray();
+      for (const auto& e : value.list) WriteAttributeValue(e, w);
+      w->EndArray();
+      break;
+    case AttrType::kM: WriteAttributeMap(value.map, w); break;
+    case AttrType::kSS:
+    case AttrType::kNS:
+    case AttrType::kBS:
+      w->StartArray();
+      for (const auto& e : value.set) {
+        if (value.type == AttrType::kBS) {
+          std::string b64 = Base64Encode(e);
+          w->String(b64.data(), static_cast<rapidjson::SizeType>(b64.size()));
+        } else {
+          w->String(e.data(), static_cast<rapidjson::SizeType>(e.size()));
+        }
+      }
+      w->EndArray();
+      break;
+  }
+  w->EndObject();
+}
+
+void WriteAttributeMap(const AttributeMap& item, JsonWriter* w) {
+  w->StartObject();
+  for (const auto& [name, value] : item) {
+    w->Key(name.data(), static_cast<rapidjson::SizeType>(name.size()));
+    WriteAttributeValue(value, w);
+  }
+  w->EndObject();
+}
+
+std::string EncodeAttributeMap(const AttributeMap& item) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter writer(buffer);
+  WriteAttributeMap(item, &writer);
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+bool DecodeStoredAttributeMap(const rapidjson::Value& json, AttributeMap* out) {
+  if (!json.IsObject()) return false;
+  out->clear();
+  for (auto m = json.MemberBegin(); m != json.MemberEnd(); ++m) {
+    AttributeValue value;
+    if (!BuildStored(m->value, &value)) return false;
+    out->emplace(std::string(m->name.GetString(), m->name.GetStringLength()), std::move(value));
+  }
+  return true;
+}
+
+bool DecodeStoredAttributeMap(std::string_view json, AttributeMap* out) {
+  rapidjson::Document doc;
+  doc.Parse(json.data(), json.size());
+  if (doc.HasParseError()) return false;
+  return DecodeStoredAttributeMap(doc, out);
+}
+
+std::string DescribeAttributeValue(const AttributeValue& value) {
+  std::string out = "{";
+  out += AttrTypeName(value.type);
+  out += ":";
+  switch (value.type) {
+    case AttrType::kS:
+    case AttrType::kN: out += value.scalar; break;
+    case AttrType::kB: out += Base64Encode(value.scalar); break;
+    case AttrType::kBool:
+    case AttrType::kNull: out += value.boolean ? "true" : "false"; break;
+    default: {
+      out.pop_back();
+      out += ":";
+      rapidjson::StringBuffer buffer;
+      JsonWriter writer(buffer);
+      WriteAttributeValue(value, &writer);
+      out += buffer.GetString();
+    }
+  }
+  return out + "}";
+}
+
+}  // namespace dynapage

@@ -1,0 +1,47 @@
+// The JSON form of AttributeValues and items: {"S":"x"}, {"N":"1"}, {"B":"<base64>"}, {"L":[…]}, {"M":{…}}, …
+//
+// Decoding from a request validates like DynamoDB (spec §8.6, §8.7): JSON type errors first (Serialization),
+// then the value rules (Validation) in DynamoDB's order, with exact messages. Numbers are canonicalised.
+// Encoding writes the canonical form; the storage layer keeps items in exactly this form so that a page of
+// results can be copied into a response without re-encoding.
+
+#ifndef DYNAPAGE_ENGINE_ATTRIBUTE_VALUE_JSON_H_
+#define DYNAPAGE_ENGINE_ATTRIBUTE_VALUE_JSON_H_
+
+#include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <string>
+#include <string_view>
+
+#include "engine/attribute_value.h"
+#include "engine/status.h"
+
+namespace dynapage {
+
+using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
+
+// Maximum nesting of L and M values.
+constexpr int kMaxNestingDepth = 32;
+
+// Decodes and validates one wire AttributeValue.
+Status DecodeAttributeValue(const rapidjson::Value& json, AttributeValue* out);
+// Decodes and validates a map of attribute name -> AttributeValue (an Item, a Key, ExpressionAttributeValues).
+Status DecodeAttributeMap(const rapidjson::Value& json, AttributeMap* out);
+
+void WriteAttributeValue(const AttributeValue& value, JsonWriter* writer);
+void WriteAttributeMap(const AttributeMap& item, JsonWriter* writer);
+// The item as a JSON object text.
+std::string EncodeAttributeMap(const AttributeMap& item);
+
+// Decodes an item that this program encoded (storage); no validation. Returns false if the text is corrupt.
+bool DecodeStoredAttributeMap(std::string_view json, AttributeMap* out);
+bool DecodeStoredAttributeMap(const rapidjson::Value& json, AttributeMap* out);
+
+// The value as DynamoDB prints it in messages, e.g. "{S:a}", "{N:1}".
+std::string DescribeAttributeValue(const AttributeValue& value);
+
+}  // namespace dynapage
+
+#endif  // DYNAPAGE_ENGINE_ATTRIBUTE_VALUE_JSON_H_

@@ -1,0 +1,135 @@
+#include "engine/batch_operations.h"
+
+#include <set>
+
+#include "engine/item_key.h"
+#include "engine/key_codec.h"
+
+namespace dynapage {
+
+namespace {
+const char kNotFound[] = "Requested resource not found";
+const char kDuplicates[] = "Provided list of item keys contains duplicates";
+}  // namespace
+
+Status BatchWriteItem(Database& db, const BatchWriteRequest& request, BatchWriteResult* result) {
+  size_t total = 0;
+  for (const auto& [name, entries] : request.tables) total += entries.size();
+  if (total > kMaxBatchWriteRequests) {
+    return Status::Validation("Too many items requested for the BatchWriteItem call");
+  }
+  for (const auto& [name, entries] : request.tables) {
+    for (const auto& e : entries) {
+      if (e.is_put && ItemSize(e.item_or_key) > kMaxItemSize) {
+        return Status::Validation("Item size has exceeded the maximum allowed size");
+      }
+    }
+  }
+  std::vector<ItemWrite> writes;
+  std::set<std::string> seen;
+  for (const auto& [name, entries] : request.tables) {
+    auto table = db.FindTable(name);
+    if (!table) return Status::NotFound(kNotFound);
+    for (const auto& e : entries) {
+      if (e.is_put) {
+        Status s = ValidateItemKeys(*table, e.item_or_key);
+        if (!s.ok()) {
+          // DynamoDB rewrites key errors of a batch put to the generic schema message, except type errors
+          // of index keys.
+          if (s.message().find("Index Key") != std::string::npos) return s;
+          if (s.message().find("key attribute cannot contain an empty") != std::string::npos) return s;
+          if (s.message().find("Size of hashkey") != std::string::npos ||
+              s.message().find("range keys") != std::string::npos) {
+            return s;
+          }
+          return Status::Validation("The provided key element does not match the schema");
+        }
+      } else {
+        DP_RETURN_IF_ERROR(ValidateKey(table->key, e.item_or_key));
+      }
+      ItemWrite w;
+      w.table = table;
+      w.key = KeyOf(table->key, e.item_or_key);
+      if (!seen.insert(TableItemKey(*table, w.key)).second) return Status::Validation(kDuplicates);
+      if (e.is_put) {
+        const AttributeMap* item = &e.item_or_key;
+        w.mutate = [item](const AttributeMap*, std::optional<AttributeMap>* next) {
+          *next = *item;
+          return Status::OK();
+        };
+      } else {
+        w.mutate = [](const AttributeMap*, std::optional<AttributeMap>* next) {
+          next->reset();
+          return Status::OK();
+        };
+      }
+      writes.push_back(std::move(w));
+    }
+  }
+  std::vector<Status> statuses;
+  DP_RETURN_IF_ERROR(db.ApplyWrites(&writes, &statuses));
+  result->capacity.clear();
+  std::map<std::string, size_t> slot;
+  for (const auto& w : writes) {
+    ConsumedCapacity c = WriteCapacity(*w.table, w.old_item ? &*w.old_item : nullptr,
+                                       w.new_item ? &*w.new_item : nullptr);
+    auto it = slot.find(c.table_name);
+    if (it == slot.end()) {
+      slot[c.table_name] = result->capacity.size();
+      result->capacity.push_back(c);
+      continue;
+    }
+    ConsumedCapacity& sum = result->capacity[it->second];
+    sum.table_units += c.table_units;
+    for (const auto& [n, u] : c.global_index_units) sum.global_index_units[n] += u;
+    for (const auto& [n, u] : c.local_index_units) sum.local_index_units[n] += u;
+  }
+  return Status::OK();
+}
+
+Status BatchGetItem(Database& db, const BatchGetRequest& request, BatchGetResult* result) {
+  size_t total = 0;
+  for (const auto& t : request.tables) total += t.keys.size();
+  if (total > kMaxBatchGetKeys) return Status::Validation("Too many items requested for the BatchGetItem call");
+  std::vector<std::shared_ptr<const TableDefinition>> tables;
+  for (const auto& t : request.tables) {
+    auto table = db.FindTable(t.table_name);
+    if (!table) return Status::NotFound(kNotFound);
+    std::set<std::string> seen;
+    for (const auto& key : t.keys) {
+      DP_RETURN_IF_ERROR(ValidateKey(table->key, key));
+      if (!seen.insert(TableItemKey(*table, key)).second) return Status::Validation(kDuplicates);
+    }
+    tables.push_back(table);
+  }
+  uint64_t response_bytes = 0;
+  for (size_t i = 0; i < request.tables.size(); i++) {
+    const auto& t = request.tables[i];
+    std::vector<AttributeMap> items, unprocessed;
+    double units = 0;
+    for (const auto& key : t.keys) {
+      if (response_bytes >= kMaxBatchGetResponseBytes) {
+        unprocessed.push_back(key);
+        continue;
+      }
+      AttributeMap item;
+      bool found = false;
+      uint64_t size = 0;
+      DP_RETURN_IF_ERROR(db.GetItem(*tables[i], key, &item, &found, &size));
+      units += ReadUnits(found ? size : 0, t.consistent_read);
+      if (found) {
+        response_bytes += size;
+        items.push_back(std::move(item));
+      }
+    }
+    result->responses.emplace_back(t.table_name, std::move(items));
+    if (!unprocessed.empty()) result->unprocessed.emplace_back(t.table_name, std::move(unprocessed));
+    ConsumedCapacity c;
+    c.table_name = t.table_name;
+    c.table_units = units;
+    result->capacity.push_back(c);
+  }
+  return Status::OK();
+}
+
+}  // namespace dynapage

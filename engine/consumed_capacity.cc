@@ -1,0 +1,33 @@
+#include "engine/consumed_capacity.h"
+
+#include <algorithm>
+
+#include "engine/attribute_value.h"
+#include "engine/item_key.h"
+#include "engine/table_definition.h"
+
+namespace dynapage {
+
+ConsumedCapacity WriteCapacity(const TableDefinition& table, const AttributeMap* old_item,
+                               const AttributeMap* new_item) {
+  ConsumedCapacity c;
+  c.table_name = table.name;
+  c.is_read = false;
+  size_t old_size = old_item ? ItemSize(*old_item) : 0;
+  size_t new_size = new_item ? ItemSize(*new_item) : 0;
+  c.table_units = WriteUnits(std::max(old_size, new_size));
+  for (const auto& index : table.indexes) {
+    std::string old_key, new_key;
+    bool had = old_item && IndexEntryKey(table, index, *old_item, &old_key);
+    bool has = new_item && IndexEntryKey(table, index, *new_item, &new_key);
+    if (!had && !has) continue;
+    double units = 0;
+    if (had) units += WriteUnits(ItemSize(ProjectForIndex(table, index, *old_item)));
+    if (has && (!had || old_key != new_key)) units += WriteUnits(ItemSize(ProjectForIndex(table, index, *new_item)));
+    if (had && has && old_key == new_key) units = WriteUnits(ItemSize(ProjectForIndex(table, index, *new_item)));
+    (index.global ? c.global_index_units : c.local_index_units)[index.name] = units;
+  }
+  return c;
+}
+
+}  // namespace dynapage

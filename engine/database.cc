@@ -1,0 +1,303 @@
+#include "engine/database.h"
+
+#include <chrono>
+#include <cstdio>
+#include <random>
+
+#include "engine/attribute_value_json.h"
+#include "engine/item_key.h"
+#include "engine/key_codec.h"
+#include "engine/stored_item.h"
+
+namespace dynapage {
+
+namespace {
+// Catalog keys sort before data keys ('d'): 'c' table definitions, 'k' the keyspace counter, 's' counters.
+constexpr char kCatalogTag = 'c';
+constexpr char kCounterKey[] = "k";
+constexpr char kStatsTag = 's';
+
+std::string CatalogKey(const std::string& name) { return std::string(1, kCatalogTag) + name; }
+
+std::string StatsKey(uint32_t keyspace) {
+  std::string key(1, kStatsTag);
+  for (int shift = 24; shift >= 0; shift -= 8) key.push_back(static_cast<char>((keyspace >> shift) & 0xFF));
+  return key;
+}
+
+std::string EncodeU64Pair(uint64_t a, uint64_t b) {
+  char buf[48];
+  int n = std::snprintf(buf, sizeof buf, "%llu %llu", static_cast<unsigned long long>(a),
+                        static_cast<unsigned long long>(b));
+  return std::string(buf, n);
+}
+
+std::string NewUuid() {
+  static std::mt19937_64 rng(std::random_device{}());
+  static std::mutex mu;
+  std::lock_guard<std::mutex> lock(mu);
+  uint64_t a = rng(), b = rng();
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%08x-%04x-4%03x-%04x-%012llx", static_cast<unsigned>(a >> 32),
+                static_cast<unsigned>((a >> 16) & 0xFFFF), static_cast<unsigned>(a & 0xFFF),
+                static_cast<unsigned>(0x8000 | ((b >> 48) & 0x3FFF)),
+                static_cast<unsigned long long>(b & 0xFFFFFFFFFFFFULL));
+  return buf;
+}
+
+double NowSeconds() {
+  using namespace std::chrono;
+  return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count() / 1000.0;
+}
+}  // namespace
+
+Status Database::Open(const DatabaseOptions& options, std::unique_ptr<Database>* out) {
+  std::unique_ptr<Database> db(new Database());
+  db->options_ = options;
+  DP_RETURN_IF_ERROR(Storage::Open(options.path, &db->storage_));
+  DP_RETURN_IF_ERROR(db->LoadCatalog());
+  *out = std::move(db);
+  return Status::OK();
+}
+
+Database::~Database() {
+  if (storage_) storage_->Flush();
+}
+
+Status Database::LoadCatalog() {
+  auto it = storage_->NewIterator(std::string(1, kCatalogTag), std::string(1, kCatalogTag + 1));
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    auto table = std::make_shared<TableDefinition>();
+    if (!ParseTableDefinition(std::string(it->value()), table.get())) {
+      return Status::Internal("corrupt table definition for " + std::string(it->key().substr(1)));
+    }
+    tables_[table->name] = table;
+  }
+  DP_RETURN_IF_ERROR(it->status());
+  std::string counter;
+  bool found = false;
+  DP_RETURN_IF_ERROR(storage_->Get(kCounterKey, &counter, &found));
+  if (found) next_keyspace_ = static_cast<uint32_t>(std::stoul(counter));
+  auto stats = storage_->NewIterator(std::string(1, kStatsTag), std::string(1, kStatsTag + 1));
+  for (stats->SeekToFirst(); stats->Valid(); stats->Next()) {
+    std::string_view key = stats->key();
+    if (key.size() != 5) continue;
+    uint32_t keyspace = 0;
+    for (size_t i = 1; i < 5; i++) keyspace = (keyspace << 8) | static_cast<unsigned char>(key[i]);
+    unsigned long long count = 0, bytes = 0;
+    std::string value(stats->value());
+    if (std::sscanf(value.c_str(), "%llu %llu", &count, &bytes) == 2) {
+      stats_[keyspace] = TableStats{static_cast<int64_t>(count), static_cast<int64_t>(bytes)};
+    }
+  }
+  return stats->status();
+}
+
+TableStats Database::StatsOf(uint32_t keyspace) const {
+  auto it = stats_.find(keyspace);
+  return it == stats_.end() ? TableStats() : it->second;
+}
+
+void Database::PutStats(uint32_t keyspace, const TableStats& stats, Storage::Batch* batch) const {
+  batch->Put(StatsKey(keyspace), EncodeU64Pair(static_cast<uint64_t>(stats.item_count),
+                                               static_cast<uint64_t>(stats.size_bytes)));
+}
+
+Status Database::CreateTable(TableDefinition definition, TableDescription* out) {
+  std::lock_guard<std::mutex> write_lock(write_mutex_);
+  {
+    std::shared_lock<std::shared_mutex> read_lock(catalog_mutex_);
+    if (tables_.count(definition.name)) {
+      return Status::InUse("Table already exists: " + definition.name);
+    }
+  }
+  uint32_t next = next_keyspace_;
+  definition.keyspace = next++;
+  for (auto& index : definition.indexes) index.keyspace = next++;
+  definition.creation_time = NowSeconds();
+  definition.table_id = NewUuid();
+  definition.arn = "arn:aws:dynamodb:" + options_.region + ":" + options_.account_id + ":table/" + definition.name;
+  auto table = std::make_shared<const TableDefinition>(std::move(definition));
+
+  Storage::Batch batch;
+  batch.Put(CatalogKey(table->name), SerializeTableDefinition(*table));
+  batch.Put(kCounterKey, std::to_string(next));
+  DP_RETURN_IF_ERROR(storage_->Write(&batch));
+  {
+    std::unique_lock<std::shared_mutex> lock(catalog_mutex_);
+    tables_[table->name] = table;
+    next_keyspace_ = next;
+  }
+  out->definition = table;
+  out->status = "ACTIVE";
+  out->stats = TableStats();
+  out->index_stats.clear();
+  for (const auto& index : table->indexes) out->index_stats[index.name] = TableStats();
+  return Status::OK();
+}
+
+Status Database::DescribeTable(const std::string& name, TableDescription* out) const {
+  std::shared_lock<std::shared_mutex> lock(catalog_mutex_);
+  auto it = tables_.find(name);
+  if (it == tables_.end()) return Status::NotFound("Requested resource not found: Table: " + name + " not found");
+  out->definition = it->second;
+  out->status = "ACTIVE";
+  out->stats = StatsOf(it->second->keyspace);
+  out->index_stats.clear();
+  for (const auto& index : it->second->indexes) out->index_stats[index.name] = StatsOf(index.keyspace);
+  return Status::OK();
+}
+
+Status Database::DeleteTable(const std::string& name, TableDescription* out) {
+  std::lock_guard<std::mutex> write_lock(write_mutex_);
+  DP_RETURN_IF_ERROR(DescribeTable(name, out));
+  out->status = "DELETING";
+  const TableDefinition& table = *out->definition;
+  Storage::Batch batch;
+  batch.Delete(CatalogKey(name));
+  std::vector<uint32_t> keyspaces = {table.keyspace};
+  for (const auto& index : table.indexes) keyspaces.push_back(index.keyspace);
+  for (uint32_t keyspace : keyspaces) {
+    std::string prefix = KeyspacePrefix(keyspace);
+    batch.DeleteRange(prefix, PrefixSuccessor(prefix));
+    batch.Delete(StatsKey(keyspace));
+  }
+  DP_RETURN_IF_ERROR(storage_->Write(&batch));
+  std::unique_lock<std::shared_mutex> lock(catalog_mutex_);
+  tables_.erase(name);
+  for (uint32_t keyspace : keyspaces) stats_.erase(keyspace);
+  return Status::OK();
+}
+
+Status Database::UpdateTableDefinition(const TableDefinition& definition) {
+  std::lock_guard<std::mutex> write_lock(write_mutex_);
+  auto table = std::make_shared<const TableDefinition>(definition);
+  Storage::Batch batch;
+  batch.Put(CatalogKey(table->name), SerializeTableDefinition(*table));
+  DP_RETURN_IF_ERROR(storage_->Write(&batch));
+  std::unique_lock<std::shared_mutex> lock(catalog_mutex_);
+  tables_[table->name] = table;
+  return Status::OK();
+}
+
+void Database::ListTables(const std::string& exclusive_start, size_t limit, std::vector<std::string>* names,
+                          bool* more) const {
+  std::shared_lock<std::shared_mutex> lock(catalog_mutex_);
+  names->clear();
+  *more = false;
+  auto it = exclusive_start.empty() ? tables_.begin() : tables_.upper_bound(exclusive_start);
+  for (; it != tables_.end(); ++it) {
+    if (names->size() == limit) {
+      *more = true;
+      break;
+    }
+    names->push_back(it->first);
+  }
+}
+
+std::shared_ptr<const TableDefinition> Database::FindTable(const std::string& name) const {
+  std::shared_lock<std::shared_mutex> lock(catalog_mutex_);
+  auto it = tables_.find(name);
+  return it == tables_.end() ? nullptr : it->second;
+}
+
+Status Database::GetItem(const TableDefinition& table, const AttributeMap& key, AttributeMap* item, bool* found,
+                         uint64_t* size) const {
+  std::string value;
+  DP_RETURN_IF_ERROR(storage_->Get(TableItemKey(table, key), &value, found));
+  if (!*found) return Status::OK();
+  StoredItemView view;
+  if (!ParseStoredItem(value, &view) || !DecodeStoredAttributeMap(view.json, item)) {
+    return Status::Internal("corrupt item in table " + table.name);
+  }
+  *size = view.size;
+  return Status::OK();
+}
+
+void Database::AddIndexEntries(const TableDefinition& table, const AttributeMap* old_item,
+                               const AttributeMap* new_item, Storage::Batch* batch,
+                               std::map<uint32_t, TableStats>* deltas) {
+  for (const auto& index : table.indexes) {
+    TableStats& delta = (*deltas)[index.keyspace];
+    std::string old_key, new_key;
+    bool had = old_item && IndexEntryKey(table, index, *old_item, &old_key);
+    bool has = new_item && IndexEntryKey(table, index, *new_item, &new_key);
+    if (had) {
+      delta.item_count--;
+      delta.size_bytes -= static_cast<int64_t>(ItemSize(ProjectForIndex(table, index, *old_item)));
+      if (!has || old_key != new_key) batch->Delete(old_key);
+    }
+    if (has) {
+      AttributeMap entry = ProjectForIndex(table, index, *new_item);
+      delta.item_count++;
+      delta.size_bytes += static_cast<int64_t>(ItemSize(entry));
+      batch->Put(new_key, EncodeStoredItem(entry));
+    }
+  }
+}
+
+Status Database::ApplyWrites(std::vector<ItemWrite>* writes, std::vector<Status>* statuses) {
+  std::lock_guard<std::mutex> write_lock(write_mutex_);
+  statuses->assign(writes->size(), Status::OK());
+  bool all_ok = true;
+  Status first_error;
+  for (size_t i = 0; i < writes->size(); i++) {
+    ItemWrite& w = (*writes)[i];
+    w.old_item.reset();
+    w.new_item.reset();
+    AttributeMap current;
+    bool found = false;
+    uint64_t size = 0;
+    Status s = GetItem(*w.table, w.key, &current, &found, &size);
+    if (s.ok()) {
+      if (found) w.old_item = current;
+      s = w.mutate(found ? &current : nullptr, &w.new_item);
+    }
+    if (!s.ok()) {
+      (*statuses)[i] = s;
+      if (all_ok) first_error = s;
+      all_ok = false;
+    }
+  }
+  if (!all_ok) return first_error;
+
+  Storage::Batch batch;
+  std::map<uint32_t, TableStats> deltas;
+  for (ItemWrite& w : *writes) {
+    const TableDefinition& table = *w.table;
+    if (!FindTable(table.name)) return Status::NotFound("Requested resource not found");
+    std::string key = TableItemKey(table, w.key);
+    TableStats& delta = deltas[table.keyspace];
+    if (w.old_item) {
+      delta.item_count--;
+      delta.size_bytes -= static_cast<int64_t>(ItemSize(*w.old_item));
+    }
+    if (w.new_item) {
+      delta.item_count++;
+      delta.size_bytes += static_cast<int64_t>(ItemSize(*w.new_item));
+      batch.Put(key, EncodeStoredItem(*w.new_item));
+    } else if (w.old_item) {
+      batch.Delete(key);
+    }
+    AddIndexEntries(table, w.old_item ? &*w.old_item : nullptr, w.new_item ? &*w.new_item : nullptr, &batch,
+                    &deltas);
+  }
+  std::map<uint32_t, TableStats> updated;
+  {
+    std::shared_lock<std::shared_mutex> lock(catalog_mutex_);
+    for (const auto& [keyspace, delta] : deltas) {
+      if (delta.item_count == 0 && delta.size_bytes == 0) continue;
+      TableStats stats = StatsOf(keyspace);
+      stats.item_count += delta.item_count;
+      stats.size_bytes += delta.size_bytes;
+      updated[keyspace] = stats;
+      PutStats(keyspace, stats, &batch);
+    }
+  }
+  DP_RETURN_IF_ERROR(storage_->Write(&batch));
+  std::unique_lock<std::shared_mutex> lock(catalog_mutex_);
+  for (const auto& [keyspace, stats] : updated) stats_[keyspace] = stats;
+  return Status::OK();
+}
+
+}  // namespace dynapage

@@ -1,0 +1,47 @@
+// Item keys: checking a Key or an Item against a table's KeySchema, and the storage keys derived from it.
+//
+// The messages are DynamoDB's (spec §3.2, §9). Index entries are built here too: an item lacking an index's
+// key attributes has no entry in that index (a sparse index).
+
+#ifndef DYNAPAGE_ENGINE_ITEM_KEY_H_
+#define DYNAPAGE_ENGINE_ITEM_KEY_H_
+
+#include <string>
+
+#include "engine/attribute_value.h"
+#include "engine/status.h"
+#include "engine/table_definition.h"
+
+namespace dynapage {
+
+constexpr size_t kMaxPartitionKeyBytes = 2048;
+constexpr size_t kMaxSortKeyBytes = 1024;
+
+// Checks a Key parameter (GetItem, DeleteItem, UpdateItem, BatchGetItem…): exactly the key attributes, of the
+// declared types, else "The provided key element does not match the schema"; then empty values and sizes.
+Status ValidateKey(const KeySchema& schema, const AttributeMap& key);
+
+// Checks the key attributes of a whole item (PutItem): "Missing the key a in the item", "Type mismatch for key
+// a expected: S actual: N", empty values, sizes. Also checks the item's index key attributes' types.
+Status ValidateItemKeys(const TableDefinition& table, const AttributeMap& item);
+
+// Checks one key value: empty S/B and the size limits. is_partition selects the 2048- or 1024-byte limit.
+Status ValidateKeyValue(const std::string& name, const AttributeValue& value, bool is_partition);
+
+// The key attributes of item (which must have them) as a map.
+AttributeMap KeyOf(const KeySchema& schema, const AttributeMap& item);
+
+// REQUIRES: item has the table's key attributes with the right types.
+std::string TableItemKey(const TableDefinition& table, const AttributeMap& item);
+
+// The storage key of item's entry in index; false if the item lacks an index key attribute (or it has the
+// wrong type, which ValidateItemKeys refuses before any write).
+bool IndexEntryKey(const TableDefinition& table, const IndexDefinition& index, const AttributeMap& item,
+                   std::string* key);
+
+// The part of item stored in an index entry: index and table keys plus the projected attributes.
+AttributeMap ProjectForIndex(const TableDefinition& table, const IndexDefinition& index, const AttributeMap& item);
+
+}  // namespace dynapage
+
+#endif  // DYNAPAGE_ENGINE_ITEM_KEY_H_

@@ -1,0 +1,143 @@
+#include "engine/key_codec.h"
+
+#include <openssl/evp.h>
+
+#include "engine/number.h"
+
+namespace dynapage {
+
+namespace {
+void AppendU32(uint32_t v, std::string* out) {
+  for (int shift = 24; shift >= 0; shift -= 8) out->push_back(static_cast<char>((v >> shift) & 0xFF));
+}
+void AppendU64(uint64_t v, std::string* out) {
+  for (int shift = 56; shift >= 0; shift -= 8) out->push_back(static_cast<char>((v >> shift) & 0xFF));
+}
+}  // namespace
+
+std::string PartitionHashInput(const AttributeValue& value) {
+  if (value.type == AttrType::kN) {
+    Decimal d;
+    Decimal::Parse(value.scalar, &d);
+    return d.HashBytes();
+  }
+  return value.scalar;
+}
+
+uint64_t PartitionHash(const AttributeValue& value) {
+  std::string input = "Outliers";
+  input += PartitionHashInput(value);
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  EVP_Digest(input.data(), input.size(), digest, &length, EVP_md5(), nullptr);
+  uint64_t hash = 0;
+  for (int i = 0; i < 8; i++) hash = (hash << 8) | digest[i];
+  return hash;
+}
+
+std::string KeyspacePrefix(uint32_t keyspace) {
+  std::string out(1, kDataTag);
+  AppendU32(keyspace, &out);
+  return out;
+}
+
+std::string PrefixSuccessor(std::string prefix) {
+  while (!prefix.empty()) {
+    unsigned char last = static_cast<unsigned char>(prefix.back());
+    if (last != 0xFF) {
+      prefix.back() = static_cast<char>(last + 1);
+      return prefix;
+    }
+    prefix.pop_back();
+  }
+  return prefix;  // empty: no upper bound
+}
+
+void AppendKeyPart(const AttributeValue& value, std::string* out) {
+  if (value.type == AttrType::kN) {
+    Decimal d;
+    Decimal::Parse(value.scalar, &d);
+    d.AppendOrderedKey(out);
+    return;
+  }
+  for (char c : value.scalar) {
+    out->push_back(c);
+    if (c == '\0') out->push_back('\xFF');
+  }
+  out->push_back('\0');
+  out->push_back('\x01');
+}
+
+bool DecodeKeyPart(std::string_view key, size_t* pos, AttrType type, AttributeValue* out) {
+  if (type == AttrType::kN) {
+    Decimal d;
+    if (!Decimal::DecodeOrderedKey(key, pos, &d)) return false;
+    *out = AttributeValue::Number(d.ToString());
+    return true;
+  }
+  std::string bytes;
+  size_t i = *pos;
+  while (i < key.size()) {
+    char c = key[i];
+    if (c != '\0') {
+      bytes.push_back(c);
+      i++;
+      continue;
+    }
+    if (i + 1 >= key.size()) return false;
+    if (key[i + 1] == '\xFF') {
+      bytes.push_back('\0');
+      i += 2;
+    } else if (key[i + 1] == '\x01') {
+      *pos = i + 2;
+      out->type = type;
+      out->scalar = std::move(bytes);
+      return true;
+    } else {
+      return false;
+    }
+  }
+  return false;
+}
+
+std::string PartitionPrefix(uint32_t keyspace, const AttributeValue& partition_key) {
+  std::string out = KeyspacePrefix(keyspace);
+  AppendU64(PartitionHash(partition_key), &out);
+  AppendKeyPart(partition_key, &out);
+  return out;
+}
+
+std::string ItemKey(uint32_t keyspace, const AttributeValue& partition_key, const AttributeValue* sort_key) {
+  std::string out = PartitionPrefix(keyspace, partition_key);
+  if (sort_key) AppendKeyPart(*sort_key, &out);
+  return out;
+}
+
+uint32_t SegmentOfHash(uint64_t hash, uint32_t total) {
+  return static_cast<uint32_t>((static_cast<unsigned __int128>(hash) * total) >> 64);
+}
+
+void SegmentBounds(uint32_t keyspace, uint32_t segment, uint32_t total, std::string* lower, std::string* upper) {
+  // Segment s holds the hashes h with floor(h·T / 2^64) == s, i.e. h in [ceil(2^64·s/T), ceil(2^64·(s+1)/T)).
+  auto boundary = [total](uint32_t s) -> unsigned __int128 {
+    unsigned __int128 numerator = static_cast<unsigned __int128>(s) << 64;
+    return (numerator + total - 1) / total;
+  };
+  std::string prefix = KeyspacePrefix(keyspace);
+  *lower = prefix;
+  AppendU64(static_cast<uint64_t>(boundary(segment)), lower);
+  if (segment + 1 >= total) {
+    *upper = PrefixSuccessor(prefix);
+  } else {
+    *upper = prefix;
+    AppendU64(static_cast<uint64_t>(boundary(segment + 1)), upper);
+  }
+}
+
+uint64_t HashOfKey(std::string_view key) {
+  uint64_t hash = 0;
+  for (size_t i = 5; i < 13; i++) hash = (hash << 8) | static_cast<unsigned char>(key[i]);
+  return hash;
+}
+
+}  // namespace dynapage

@@ -1,0 +1,117 @@
+#include "engine/storage.h"
+
+#include <rocksdb/db.h>
+#include <rocksdb/env.h>
+#include <rocksdb/iterator.h>
+#include <rocksdb/options.h>
+#include <rocksdb/slice.h>
+#include <rocksdb/table.h>
+#include <rocksdb/write_batch.h>
+
+namespace dynapage {
+
+namespace {
+rocksdb::Slice ToSlice(std::string_view s) { return rocksdb::Slice(s.data(), s.size()); }
+Status FromRocks(const rocksdb::Status& s) {
+  if (s.ok()) return Status::OK();
+  return Status::Internal("storage: " + s.ToString());
+}
+struct Bounds {
+  rocksdb::Slice lower, upper;
+};
+}  // namespace
+
+Status Storage::Open(const std::string& path, std::unique_ptr<Storage>* out) {
+  std::unique_ptr<Storage> storage(new Storage());
+  rocksdb::Options options;
+  options.create_if_missing = true;
+  // Small footprint at idle: RocksDB allocates lazily; cap the background work for a 2-core laptop or CI box.
+  options.max_background_jobs = 2;
+  options.write_buffer_size = 64 << 20;
+  options.max_open_files = 256;
+  options.info_log_level = rocksdb::InfoLogLevel::HEADER_LEVEL;
+  options.keep_log_file_num = 1;
+  options.compression = rocksdb::kNoCompression;
+  std::string db_path = path;
+  if (path.empty()) {
+    storage->mem_env_.reset(rocksdb::NewMemEnv(rocksdb::Env::Default()));
+    options.env = storage->mem_env_.get();
+    db_path = "/dynapage-in-memory";
+    storage->in_memory_ = true;
+  } else {
+    storage->in_memory_ = false;
+  }
+  rocksdb::DB* db = nullptr;
+  rocksdb::Status s = rocksdb::DB::Open(options, db_path, &db);
+  if (!s.ok()) return Status::Internal("cannot open storage at " + db_path + ": " + s.ToString());
+  storage->db_.reset(db);
+  *out = std::move(storage);
+  return Status::OK();
+}
+
+Storage::~Storage() {
+  if (db_) {
+    db_->Close();
+    db_.reset();
+  }
+}
+
+Storage::Batch::Batch() : batch_(new rocksdb::WriteBatch()) {}
+Storage::Batch::~Batch() = default;
+void Storage::Batch::Put(std::string_view key, std::string_view value) { batch_->Put(ToSlice(key), ToSlice(value)); }
+void Storage::Batch::Delete(std::string_view key) { batch_->Delete(ToSlice(key)); }
+void Storage::Batch::DeleteRange(std::string_view begin, std::string_view end) {
+  batch_->DeleteRange(ToSlice(begin), ToSlice(end));
+}
+size_t Storage::Batch::Count() const { return batch_->Count(); }
+
+Storage::Iterator::~Iterator() { it_.reset(); }
+bool Storage::Iterator::Valid() const { return it_->Valid(); }
+void Storage::Iterator::Seek(std::string_view key) { it_->Seek(ToSlice(key)); }
+void Storage::Iterator::SeekForPrev(std::string_view key) { it_->SeekForPrev(ToSlice(key)); }
+void Storage::Iterator::SeekToFirst() { it_->SeekToFirst(); }
+void Storage::Iterator::SeekToLast() { it_->SeekToLast(); }
+void Storage::Iterator::Next() { it_->Next(); }
+void Storage::Iterator::Prev() { it_->Prev(); }
+std::string_view Storage::Iterator::key() const {
+  rocksdb::Slice k = it_->key();
+  return std::string_view(k.data(), k.size());
+}
+std::string_view Storage::Iterator::value() const {
+  rocksdb::Slice v = it_->value();
+  return std::string_view(v.data(), v.size());
+}
+Status Storage::Iterator::status() const { return FromRocks(it_->status()); }
+
+Status Storage::Get(std::string_view key, std::string* value, bool* found) const {
+  rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), ToSlice(key), value);
+  *found = s.ok();
+  if (s.IsNotFound()) return Status::OK();
+  return FromRocks(s);
+}
+
+Status Storage::Write(Batch* batch) {
+  rocksdb::WriteOptions options;
+  options.disableWAL = in_memory_;
+  return FromRocks(db_->Write(options, batch->batch_.get()));
+}
+
+std::unique_ptr<Storage::Iterator> Storage::NewIterator(std::string lower, std::string upper) const {
+  std::unique_ptr<Iterator> it(new Iterator());
+  it->lower_ = std::move(lower);
+  it->upper_ = std::move(upper);
+  auto* bounds = new Bounds{rocksdb::Slice(it->lower_), rocksdb::Slice(it->upper_)};
+  it->bounds_ = std::unique_ptr<void, void (*)(void*)>(bounds, [](void* p) { delete static_cast<Bounds*>(p); });
+  rocksdb::ReadOptions options;
+  options.iterate_lower_bound = &bounds->lower;
+  if (!it->upper_.empty()) options.iterate_upper_bound = &bounds->upper;
+  it->it_.reset(db_->NewIterator(options));
+  return it;
+}
+
+Status Storage::Flush() {
+  if (in_memory_) return Status::OK();
+  return FromRocks(db_->Flush(rocksdb::FlushOptions()));
+}
+
+}  // namespace dynapage

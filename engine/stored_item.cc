@@ -1,0 +1,35 @@
+#include "engine/stored_item.h"
+
+#include "engine/attribute_value_json.h"
+
+namespace dynapage {
+
+std::string EncodeStoredItem(const AttributeMap& item) {
+  uint32_t size = static_cast<uint32_t>(ItemSize(item));
+  std::string out;
+  while (size >= 0x80) {
+    out.push_back(static_cast<char>((size & 0x7F) | 0x80));
+    size >>= 7;
+  }
+  out.push_back(static_cast<char>(size));
+  out += EncodeAttributeMap(item);
+  return out;
+}
+
+bool ParseStoredItem(std::string_view value, StoredItemView* out) {
+  uint32_t size = 0;
+  int shift = 0;
+  size_t i = 0;
+  for (; i < value.size() && shift <= 28; i++, shift += 7) {
+    uint8_t byte = static_cast<uint8_t>(value[i]);
+    size |= static_cast<uint32_t>(byte & 0x7F) << shift;
+    if (!(byte & 0x80)) {
+      out->size = size;
+      out->json = value.substr(i + 1);
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace dynapage

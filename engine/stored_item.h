@@ -1,0 +1,32 @@
+// StoredItem: the RocksDB value of an item or an index entry.
+//
+//   value = varint32(item size by DynamoDB's rules) | canonical item JSON
+//
+// The size is kept so that the page loop can count 1 MB and capacity units without decoding the item, and the
+// JSON is kept in exactly the form a response carries it, so that an unfiltered, unprojected page copies it
+// straight from the iterator into the response.
+
+#ifndef DYNAPAGE_ENGINE_STORED_ITEM_H_
+#define DYNAPAGE_ENGINE_STORED_ITEM_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "engine/attribute_value.h"
+
+namespace dynapage {
+
+std::string EncodeStoredItem(const AttributeMap& item);
+
+struct StoredItemView {
+  uint32_t size = 0;      // DynamoDB item size
+  std::string_view json;  // the item as a JSON object
+};
+
+// Splits a stored value; false if it is corrupt.
+bool ParseStoredItem(std::string_view value, StoredItemView* out);
+
+}  // namespace dynapage
+
+#endif  // DYNAPAGE_ENGINE_STORED_ITEM_H_

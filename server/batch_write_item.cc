@@ -1,0 +1,91 @@
+// BatchWriteItem: up to 25 PutRequest/DeleteRequest entries across tables.
+
+#include "engine/batch_operations.h"
+#include "engine/json_types.h"
+#include "server/consumed_capacity_json.h"
+#include "server/operation.h"
+#include "server/request_reader.h"
+
+namespace dynapage {
+
+Status HandleBatchWriteItem(OperationContext& ctx) {
+  RequestReader r(ctx.request);
+  std::optional<std::string> capacity, metrics;
+  DP_RETURN_IF_ERROR(r.GetString("ReturnConsumedCapacity", &capacity));
+  DP_RETURN_IF_ERROR(r.GetString("ReturnItemCollectionMetrics", &metrics));
+  const rapidjson::Value* items = r.Get("RequestItems");
+  ConstraintErrors errors;
+  BatchWriteRequest request;
+  if (items) {
+    DP_RETURN_IF_ERROR(CheckJsonObject(*items));
+    for (auto t = items->MemberBegin(); t != items->MemberEnd(); ++t) {
+      std::string name(t->name.GetString(), t->name.GetStringLength());
+      std::vector<BatchWriteRequest::Entry> entries;
+      if (!t->value.IsNull()) {
+        DP_RETURN_IF_ERROR(CheckJsonList(t->value));
+        for (const auto& e : t->value.GetArray()) {
+          if (e.IsNull()) continue;
+          DP_RETURN_IF_ERROR(CheckJsonObject(e));
+          RequestReader wr(e);
+          const rapidjson::Value* put = wr.Get("PutRequest");
+          const rapidjson::Value* del = wr.Get("DeleteRequest");
+          BatchWriteRequest::Entry entry;
+          if (put) {
+            DP_RETURN_IF_ERROR(CheckJsonObject(*put));
+            std::optional<AttributeMap> item;
+            DP_RETURN_IF_ERROR(RequestReader(*put).GetAttributeMap("Item", &item));
+            if (!item) {
+              errors.AddNull("requestItems." + name + ".member.putRequest.item");
+            } else {
+              entry.item_or_key = std::move(*item);
+            }
+          }
+          if (del) {
+            DP_RETURN_IF_ERROR(CheckJsonObject(*del));
+            std::optional<AttributeMap> key;
+            DP_RETURN_IF_ERROR(RequestReader(*del).GetAttributeMap("Key", &key));
+            if (!key) {
+              errors.AddNull("requestItems." + name + ".member.deleteRequest.key");
+            } else {
+              entry.is_put = false;
+              entry.item_or_key = std::move(*key);
+            }
+          }
+          if (!put && !del) {
+            return Status::Validation("Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes");
+          }
+          if (put && del) {
+            return Status::Validation("Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes");
+          }
+          entries.push_back(std::move(entry));
+        }
+      }
+      errors.CheckTableName(name, "requestItems.key");
+      if (entries.empty() || entries.size() > 25) {
+        errors.AddRaw("Value '{" + name + "=[...]}' at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: "
+                      "[Member must have length less than or equal to 25, Member must have length greater than or equal to 1]");
+      }
+      request.tables.emplace_back(name, std::move(entries));
+    }
+  }
+  if (!items) errors.AddNull("requestItems");
+  else if (items->MemberCount() == 0) {
+    errors.Add("{}", "requestItems", "Member must have length greater than or equal to 1");
+  }
+  errors.CheckEnum(capacity, "returnConsumedCapacity", kReturnConsumedCapacityValues);
+  errors.CheckEnum(metrics, "returnItemCollectionMetrics", kReturnItemCollectionMetricsValues);
+  DP_RETURN_IF_ERROR(errors.ToStatus());
+
+  BatchWriteResult result;
+  DP_RETURN_IF_ERROR(BatchWriteItem(ctx.db, request, &result));
+  JsonWriter& w = ctx.response;
+  w.StartObject();
+  w.Key("UnprocessedItems");
+  w.StartObject();
+  w.EndObject();
+  WriteConsumedCapacityList(result.capacity, ParseCapacityDetail(capacity), &w);
+  w.EndObject();
+  return Status::OK();
+}
+
+}  // namespace dynapage

@@ -1,0 +1,29 @@
+// DeleteTable: removes a table, its indexes and all their items; answers with status DELETING.
+
+#include "server/operation.h"
+#include "server/request_reader.h"
+#include "server/table_description_json.h"
+
+namespace dynapage {
+
+Status HandleDeleteTable(OperationContext& ctx) {
+  RequestReader r(ctx.request);
+  std::optional<std::string> table_name;
+  DP_RETURN_IF_ERROR(r.GetString("TableName", &table_name));
+  ConstraintErrors errors;
+  errors.CheckTableName(table_name, "tableName");
+  DP_RETURN_IF_ERROR(errors.ToStatus());
+  auto table = ctx.db.FindTable(*table_name);
+  if (table && table->deletion_protection) {
+    return Status::Validation("Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.");
+  }
+  TableDescription description;
+  DP_RETURN_IF_ERROR(ctx.db.DeleteTable(*table_name, &description));
+  ctx.response.StartObject();
+  ctx.response.Key("TableDescription");
+  WriteTableDescription(description, &ctx.response);
+  ctx.response.EndObject();
+  return Status::OK();
+}
+
+}  // namespace dynapage

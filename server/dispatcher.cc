@@ -1,0 +1,125 @@
+#include "server/dispatcher.h"
+
+#include <rapidjson/document.h>
+#include <rapidjson/error/en.h>
+#include <zlib.h>
+
+#include <random>
+#include <vector>
+
+#include "server/operation.h"
+#include "server/wire_error.h"
+
+namespace dynapage {
+
+namespace {
+const char kTargetPrefix[] = "DynamoDB_20120810.";
+
+bool AcceptedContentType(const std::string& content_type) {
+  std::string base = content_type.substr(0, content_type.find(';'));
+  while (!base.empty() && base.back() == ' ') base.pop_back();
+  return base == "application/x-amz-json-1.0" || base == "application/json";
+}
+
+// The authentication checks DynamoDB makes before looking at the request (dynalite's wording).
+bool CheckAuthorization(const WireRequest& r, WireError* error) {
+  if (!r.authorization.empty() && r.query_has_algorithm) {
+    *error = ServiceError("InvalidSignatureException",
+                          "Found both 'X-Amz-Algorithm' as a query-string param and 'Authorization' as HTTP header.");
+    return false;
+  }
+  if (r.authorization.empty() && !r.query_has_algorithm) {
+    *error = ServiceError("MissingAuthenticationTokenException", "Request is missing Authentication Token");
+    return false;
+  }
+  if (r.authorization.empty()) return true;
+  // "AWS4-HMAC-SHA256 Credential=…, SignedHeaders=…, Signature=…": split on commas and spaces after the scheme.
+  std::vector<std::string> params;
+  std::string current;
+  size_t start = r.authorization.find_first_of(", ");
+  std::string rest = start == std::string::npos ? "" : r.authorization.substr(start);
+  for (char c : rest) {
+    if (c == ',' || c == ' ') {
+      if (!current.empty()) params.push_back(current);
+      current.clear();
+    } else {
+      current.push_back(c);
+    }
+  }
+  if (!current.empty()) params.push_back(current);
+  auto has = [&](const std::string& name) {
+    for (const auto& p : params) {
+      size_t eq = p.find('=');
+      if (eq != std::string::npos && p.substr(0, eq) == name && eq + 1 < p.size()) return true;
+    }
+    return false;
+  };
+  std::string msg;
+  for (const char* name : {"Credential", "Signature", "SignedHeaders"}) {
+    if (!has(name)) msg += std::string("Authorization header requires '") + name + "' parameter. ";
+  }
+  if (!r.has_amz_date) msg += "Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header. ";
+  if (msg.empty()) return true;
+  *error = ServiceError("IncompleteSignatureException", msg + "Authorization=" + r.authorization);
+  return false;
+}
+
+WireResponse FromError(const WireError& error) {
+  WireResponse response;
+  response.status = error.http_status;
+  response.body = error.body;
+  return response;
+}
+}  // namespace
+
+std::string NewRequestId() {
+  static const char kAlphabet[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+  thread_local std::mt19937_64 rng(std::random_device{}());
+  std::string id(52, '0');
+  for (auto& c : id) c = kAlphabet[rng() % 36];
+  return id;
+}
+
+WireResponse Dispatcher::Handle(const WireRequest& request) const {
+  WireResponse response;
+  if (request.method == "GET" && request.path == "/") {
+    response.content_type = "text/plain";
+    response.body = "healthy: dynamodb." + db_->options().region + ".amazonaws.com ";
+  } else if (request.method != "POST" || request.path != "/" || !AcceptedContentType(request.content_type)) {
+    response.status = 404;
+    response.content_type = "application/x-amz-json-1.0";
+    response.body = "<UnknownOperationException/>\n";
+  } else {
+    rapidjson::Document document;
+    bool empty_body = request.body.empty();
+    if (!empty_body) document.Parse(request.body.data(), request.body.size());
+    OperationHandler handler = nullptr;
+    WireError auth_error;
+    if (!empty_body && (document.HasParseError() || !document.IsObject())) {
+      response = FromError(ToWireError(Status::Serialization("")));
+    } else if (request.target.compare(0, sizeof(kTargetPrefix) - 1, kTargetPrefix) != 0 ||
+               !(handler = FindOperation(std::string_view(request.target).substr(sizeof(kTargetPrefix) - 1)))) {
+      response = FromError(ToWireError(Status::Error(ErrorCode::kUnknownOperation, "")));
+    } else if (!CheckAuthorization(request, &auth_error)) {
+      response = FromError(auth_error);
+    } else if (empty_body) {
+      response = FromError(ToWireError(Status::Serialization("")));
+    } else {
+      rapidjson::StringBuffer buffer;
+      JsonWriter writer(buffer);
+      OperationContext ctx{*db_, document, writer, ""};
+      Status status = handler(ctx);
+      if (status.ok()) {
+        response.body.assign(buffer.GetString(), buffer.GetSize());
+      } else {
+        response = FromError(ToWireError(status, ctx.error_extra));
+      }
+    }
+  }
+  response.request_id = NewRequestId();
+  response.crc32 = static_cast<uint32_t>(
+      crc32(0L, reinterpret_cast<const Bytef*>(response.body.data()), static_cast<uInt>(response.body.size())));
+  return response;
+}
+
+}  // namespace dynapage

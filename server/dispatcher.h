@@ -1,0 +1,49 @@
+// Dispatcher: DynamoDB's JSON 1.0 protocol over one HTTP exchange, independent of the HTTP library.
+//
+// Checks run in DynamoDB's order (spec §8.5): method and content type, JSON parse, X-Amz-Target, the shape of
+// the Authorization header (signatures are not verified), empty body, then the operation. Every answer is
+// application/x-amz-json-1.0 with an x-amzn-RequestId and the CRC-32 of its body in x-amz-crc32.
+
+#ifndef DYNAPAGE_SERVER_DISPATCHER_H_
+#define DYNAPAGE_SERVER_DISPATCHER_H_
+
+#include <cstdint>
+#include <string>
+
+#include "engine/database.h"
+
+namespace dynapage {
+
+struct WireRequest {
+  std::string method;
+  std::string path;
+  std::string content_type;
+  std::string target;           // X-Amz-Target
+  std::string authorization;    // Authorization header
+  bool has_amz_date = false;    // X-Amz-Date or Date present
+  bool query_has_algorithm = false;  // X-Amz-Algorithm in the query string (presigned)
+  std::string body;
+};
+
+struct WireResponse {
+  int status = 200;
+  std::string content_type = "application/x-amz-json-1.0";
+  std::string body;
+  std::string request_id;
+  uint32_t crc32 = 0;
+};
+
+class Dispatcher {
+ public:
+  explicit Dispatcher(Database* db) : db_(db) {}
+  WireResponse Handle(const WireRequest& request) const;
+
+ private:
+  Database* db_;
+};
+
+std::string NewRequestId();
+
+}  // namespace dynapage
+
+#endif  // DYNAPAGE_SERVER_DISPATCHER_H_

@@ -1,0 +1,132 @@
+// dynapage: a local DynamoDB-compatible server. See README.md.
+//
+//   dynapage [--port 8000] [--host 127.0.0.1] [--db-path DIR] [--max-page-bytes N]
+
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "engine/database.h"
+#include "server/http_server.h"
+
+namespace {
+
+const char kUsage[] =
+    "Usage: dynapage [options]\n"
+    "\n"
+    "A local DynamoDB-compatible server (DynamoDB JSON protocol over HTTP).\n"
+    "\n"
+    "Options:\n"
+    "  --port N             port to listen on (default 8000; 0 picks a free port)\n"
+    "  --host ADDR          address to bind (default 127.0.0.1; use 0.0.0.0 to accept remote clients)\n"
+    "  --db-path DIR        keep data in DIR across restarts (default: in memory)\n"
+    "  --max-page-bytes N   Query/Scan page size limit in bytes (default 1048576, DynamoDB's 1 MB);\n"
+    "                       lower it to exercise pagination with little test data\n"
+    "  --help               show this help\n"
+    "  --version            show the version\n";
+
+bool ParseNumber(const char* text, long long min, long long max, long long* out) {
+  char* end = nullptr;
+  errno = 0;
+  long long v = std::strtoll(text, &end, 10);
+  if (errno || !end || *end || end == text || v < min || v > max) return false;
+  *out = v;
+  return true;
+}
+
+int Fail(const std::string& message) {
+  std::fprintf(stderr, "dynapage: %s\nTry 'dynapage --help'.\n", message.c_str());
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string host = "127.0.0.1";
+  long long port = 8000;
+  dynapage::DatabaseOptions options;
+  for (int i = 1; i < argc; i++) {
+    std::string arg = argv[i];
+    std::string value;
+    bool has_inline = false;
+    size_t eq = arg.find('=');
+    if (arg.rfind("--", 0) == 0 && eq != std::string::npos) {
+      value = arg.substr(eq + 1);
+      arg = arg.substr(0, eq);
+      has_inline = true;
+    }
+    auto next = [&](std::string* out) {
+      if (has_inline) {
+        *out = value;
+        return true;
+      }
+      if (i + 1 >= argc) return false;
+      *out = argv[++i];
+      return true;
+    };
+    if (arg == "--help" || arg == "-h") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    } else if (arg == "--version") {
+      std::printf("dynapage %s\n", DYNAPAGE_VERSION);
+      return 0;
+    } else if (arg == "--port") {
+      if (!next(&value) || !ParseNumber(value.c_str(), 0, 65535, &port)) {
+        return Fail("--port needs a number from 0 to 65535");
+      }
+    } else if (arg == "--host") {
+      if (!next(&host) || host.empty()) return Fail("--host needs an address");
+    } else if (arg == "--db-path") {
+      if (!next(&options.path) || options.path.empty()) return Fail("--db-path needs a directory");
+    } else if (arg == "--max-page-bytes") {
+      long long bytes = 0;
+      if (!next(&value) || !ParseNumber(value.c_str(), 1, 1LL << 40, &bytes)) {
+        return Fail("--max-page-bytes needs a positive number of bytes");
+      }
+      options.max_page_bytes = static_cast<uint64_t>(bytes);
+    } else {
+      return Fail("unknown option '" + std::string(argv[i]) + "'");
+    }
+  }
+
+  // Signals are taken synchronously by a watcher thread, so that shutdown runs outside a signal handler.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  std::signal(SIGPIPE, SIG_IGN);
+
+  std::unique_ptr<dynapage::Database> db;
+  dynapage::Status status = dynapage::Database::Open(options, &db);
+  if (!status.ok()) {
+    std::fprintf(stderr, "dynapage: %s\n", status.message().c_str());
+    return 1;
+  }
+  dynapage::HttpServer server(db.get());
+  int bound = server.Bind(host, static_cast<int>(port));
+  if (bound < 0) {
+    std::fprintf(stderr, "dynapage: cannot listen on %s:%lld\n", host.c_str(), port);
+    return 1;
+  }
+  std::thread watcher([&server, signals] {
+    int sig = 0;
+    sigwait(&signals, &sig);
+    server.Stop();
+  });
+  std::printf("dynapage %s listening on http://%s:%d (%s, max page %llu bytes)\n", DYNAPAGE_VERSION, host.c_str(),
+              bound, options.path.empty() ? "in memory" : ("data in " + options.path).c_str(),
+              static_cast<unsigned long long>(options.max_page_bytes));
+  std::fflush(stdout);
+  server.Run();
+  // Run() also returns if the listener fails; wake the watcher so it can be joined.
+  pthread_kill(watcher.native_handle(), SIGTERM);
+  watcher.join();
+  db.reset();  // flushes RocksDB
+  std::printf("dynapage stopped\n");
+  return 0;
+}
