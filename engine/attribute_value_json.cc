@@ -315,6 +315,19 @@ bool DecodeStoredAttributeMap(const rapidjson::Value& json, AttributeMap* out) {
   return true;
 }
 
+bool DecodeStoredAttributes(const rapidjson::Value& json, const std::vector<std::string>& names, AttributeMap* out) {
+  if (!json.IsObject()) return false;
+  out->clear();
+  for (const auto& name : names) {
+    auto m = json.FindMember(rapidjson::StringRef(name.data(), name.size()));
+    if (m == json.MemberEnd()) continue;
+    AttributeValue value;
+    if (!BuildStored(m->value, &value)) return false;
+    out->emplace(name, std::move(value));
+  }
+  return true;
+}
+
 bool DecodeStoredAttributeMap(std::string_view json, AttributeMap* out) {
   rapidjson::Document doc;
   doc.Parse(json.data(), json.size());

@@ -14,6 +14,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "engine/attribute_value.h"
 #include "engine/status.h"
@@ -38,6 +39,8 @@ std::string EncodeAttributeMap(const AttributeMap& item);
 // Decodes an item that this program encoded (storage); no validation. Returns false if the text is corrupt.
 bool DecodeStoredAttributeMap(std::string_view json, AttributeMap* out);
 bool DecodeStoredAttributeMap(const rapidjson::Value& json, AttributeMap* out);
+// Decodes only the named top-level attributes of a stored item (those present).
+bool DecodeStoredAttributes(const rapidjson::Value& json, const std::vector<std::string>& names, AttributeMap* out);
 
 // The value as DynamoDB prints it in messages, e.g. "{S:a}", "{N:1}".
 std::string DescribeAttributeValue(const AttributeValue& value);

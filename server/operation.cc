@@ -15,6 +15,8 @@ OperationHandler FindOperation(std::string_view name) {
       {"GetItem", HandleGetItem},
       {"ListTables", HandleListTables},
       {"PutItem", HandlePutItem},
+      {"Query", HandleQuery},
+      {"Scan", HandleScan},
   };
   for (const auto& [op, handler] : kOperations) {
     if (op == name) return handler;

@@ -39,6 +39,8 @@ Status HandleGetItem(OperationContext& ctx);
 Status HandleDeleteItem(OperationContext& ctx);
 Status HandleBatchWriteItem(OperationContext& ctx);
 Status HandleBatchGetItem(OperationContext& ctx);
+Status HandleQuery(OperationContext& ctx);
+Status HandleScan(OperationContext& ctx);
 
 }  // namespace dynapage
 

@@ -1,0 +1,79 @@
+#include "engine/page_reader.h"
+
+#include "engine/attribute_value_json.h"
+#include "engine/condition_evaluator.h"
+#include "engine/projection.h"
+#include "engine/stored_item.h"
+
+namespace dynapage {
+
+Status ReadPage(const Storage& storage, const PageSpec& spec, ItemSink* sink, PageResult* result) {
+  *result = PageResult();
+  auto it = storage.NewIterator(spec.lower, spec.upper);
+  if (spec.forward) {
+    if (spec.exclusive_start) {
+      it->Seek(*spec.exclusive_start);
+      if (it->Valid() && it->key() == *spec.exclusive_start) it->Next();
+    } else {
+      it->SeekToFirst();
+    }
+  } else {
+    if (spec.exclusive_start) {
+      it->SeekForPrev(*spec.exclusive_start);
+      if (it->Valid() && it->key() == *spec.exclusive_start) it->Prev();
+    } else {
+      it->SeekToLast();
+    }
+  }
+
+  const bool decode = spec.filter || spec.projection || spec.fetch_base;
+  bool stopped = false;
+  std::string last_key;
+  AttributeMap item;
+  rapidjson::Document document;
+  for (; it->Valid(); spec.forward ? it->Next() : it->Prev()) {
+    if ((spec.limit && result->scanned_count >= spec.limit) || result->bytes_read >= spec.max_page_bytes) {
+      stopped = true;
+      break;
+    }
+    StoredItemView stored;
+    if (!ParseStoredItem(it->value(), &stored)) return Status::Internal("corrupt item");
+    result->scanned_count++;
+    result->bytes_read += stored.size;
+    last_key.assign(it->key().data(), it->key().size());
+    if (!decode) {
+      result->count++;
+      if (!spec.count_only) sink->AddJson(stored.json);
+      continue;
+    }
+    document.Parse(stored.json.data(), stored.json.size());
+    bool decoded = spec.needed_attributes ? DecodeStoredAttributes(document, *spec.needed_attributes, &item)
+                                          : DecodeStoredAttributeMap(document, &item);
+    if (document.HasParseError() || !decoded) {
+      return Status::Internal("corrupt item");
+    }
+    if (spec.fetch_base && !spec.fetch_base->Fetch(&item, &result->base_bytes_read)) continue;
+    if (spec.filter && !EvaluateCondition(*spec.filter, item)) continue;
+    result->count++;
+    if (spec.count_only) continue;
+    if (spec.projection) {
+      sink->AddItem(spec.projection->Apply(item));
+    } else if (spec.fetch_base) {
+      sink->AddItem(item);
+    } else {
+      sink->AddJson(stored.json);  // filtered only: the stored form is still the answer
+    }
+  }
+  DP_RETURN_IF_ERROR(it->status());
+  // The loop also ends with the range when the last entry read completed the page: that still counts as
+  // stopping on Limit or size (DynamoDB does not look ahead), unless the range can hold only that one item.
+  if (!stopped && result->scanned_count > 0 &&
+      ((spec.limit && result->scanned_count >= spec.limit) || result->bytes_read >= spec.max_page_bytes) &&
+      !spec.single_item_range) {
+    stopped = true;
+  }
+  if (stopped) result->last_evaluated = std::move(last_key);
+  return Status::OK();
+}
+
+}  // namespace dynapage

@@ -1,0 +1,141 @@
+#include "engine/query.h"
+
+#include "engine/condition_evaluator.h"
+#include "engine/key_codec.h"
+#include "engine/key_condition.h"
+#include "engine/read_plan.h"
+#include "engine/value_compare.h"
+
+namespace dynapage {
+
+namespace {
+
+// The storage-key range of a key condition within the partition prefix.
+void RangeOf(const std::string& partition, const KeyCondition& kc, std::string* lower, std::string* upper) {
+  auto with = [&](const AttributeValue& v) {
+    std::string key = partition;
+    AppendKeyPart(v, &key);
+    return key;
+  };
+  *lower = partition;
+  *upper = PrefixSuccessor(partition);
+  switch (kc.sort_op) {
+    case KeyCondition::SortOp::kNone: break;
+    case KeyCondition::SortOp::kEq:
+      *lower = with(kc.sort_lower);
+      *upper = PrefixSuccessor(*lower);
+      break;
+    case KeyCondition::SortOp::kLt: *upper = with(kc.sort_lower); break;
+    case KeyCondition::SortOp::kLe: *upper = PrefixSuccessor(with(kc.sort_lower)); break;
+    case KeyCondition::SortOp::kGt: *lower = PrefixSuccessor(with(kc.sort_lower)); break;
+    case KeyCondition::SortOp::kGe: *lower = with(kc.sort_lower); break;
+    case KeyCondition::SortOp::kBetween:
+      *lower = with(kc.sort_lower);
+      *upper = PrefixSuccessor(with(kc.sort_upper));
+      break;
+    case KeyCondition::SortOp::kBeginsWith: {
+      // A part is the escaped bytes then a terminator; every value starting with the prefix has an encoding
+      // starting with the prefix's escaped bytes.
+      std::string prefix = with(kc.sort_lower);
+      prefix.resize(prefix.size() - 2);  // drop the terminator
+      *lower = prefix;
+      *upper = PrefixSuccessor(prefix);
+      break;
+    }
+  }
+}
+
+bool SortKeySatisfies(const KeyCondition& kc, const AttributeValue& v) {
+  auto cmp = [&](const AttributeValue& a, const AttributeValue& b) { return CompareOrdered(a, b); };
+  switch (kc.sort_op) {
+    case KeyCondition::SortOp::kNone: return true;
+    case KeyCondition::SortOp::kEq: return cmp(v, kc.sort_lower) == 0;
+    case KeyCondition::SortOp::kLt: return cmp(v, kc.sort_lower) < 0;
+    case KeyCondition::SortOp::kLe: return cmp(v, kc.sort_lower) <= 0;
+    case KeyCondition::SortOp::kGt: return cmp(v, kc.sort_lower) > 0;
+    case KeyCondition::SortOp::kGe: return cmp(v, kc.sort_lower) >= 0;
+    case KeyCondition::SortOp::kBetween: return cmp(v, kc.sort_lower) >= 0 && cmp(v, kc.sort_upper) <= 0;
+    case KeyCondition::SortOp::kBeginsWith: return v.scalar.compare(0, kc.sort_lower.scalar.size(), kc.sort_lower.scalar) == 0;
+  }
+  return false;
+}
+
+// The start key must lie in the queried key range (spec §3.2).
+Status CheckStartKeyAgainstCondition(const KeySchema& schema, bool hash_only_table, const KeyCondition& kc,
+                                     const AttributeMap& start_key) {
+  if (hash_only_table) {
+    return Status::Validation("The provided exclusive start key is invalid: ExclusiveStartKey: " +
+                              DescribeKeyForMessage(start_key));
+  }
+  const AttributeValue& pk = start_key.at(schema.hash.name);
+  bool same_partition = pk == kc.partition_value;
+  bool sort_ok = true;
+  if (kc.sort_op != KeyCondition::SortOp::kNone && schema.range) {
+    sort_ok = SortKeySatisfies(kc, start_key.at(schema.range->name));
+  }
+  if (kc.sort_op == KeyCondition::SortOp::kNone) {
+    if (!same_partition) {
+      return Status::Validation("The provided starting key is outside query boundaries based on provided conditions");
+    }
+    return Status::OK();
+  }
+  if (!sort_ok) return Status::Validation("The provided starting key does not match the range key predicate");
+  if (!same_partition) return Status::Validation("The query can return at most one row and cannot be restarted");
+  return Status::OK();
+}
+
+Status CheckFilterOnKeys(const ReadPlan& plan, const KeySchema& schema, bool legacy) {
+  if (!plan.filter) return Status::OK();
+  std::vector<DocumentPath> paths;
+  CollectConditionPaths(*plan.filter, &paths);
+  for (const auto& p : paths) {
+    if (p.empty() || p[0].is_index || !schema.IsKeyAttribute(p[0].name)) continue;
+    if (p.size() > 1) {
+      return Status::Validation(
+          "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: " +
+          std::string(plan.index ? "IndexKey: " : "Key: ") + p[0].name);
+    }
+    return Status::Validation(std::string(legacy ? "QueryFilter" : "Filter Expression") +
+                              " can only contain non-primary key attributes: Primary key attribute: " + p[0].name);
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Status Query(const Database& db, const QueryRequest& request, ItemSink* sink, ReadResult* result) {
+  ReadPlan plan;
+  DP_RETURN_IF_ERROR(PrepareRead(db, request, ReadKind::kQuery, &request.key_condition_expression,
+                                 &request.key_conditions, &plan));
+  if (!plan.key_condition && !request.key_conditions) {
+    return Status::Validation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.");
+  }
+  const KeySchema& schema = plan.index ? plan.index->key : plan.table->key;
+  KeyCondition kc;
+  if (plan.key_condition) {
+    DP_RETURN_IF_ERROR(KeyConditionFromExpression(*plan.key_condition, schema, &kc));
+  } else {
+    DP_RETURN_IF_ERROR(KeyConditionFromLegacy(*request.key_conditions, schema, &kc));
+  }
+  bool hash_only_table = !plan.index && !plan.table->key.range;
+  if (request.exclusive_start_key) {
+    DP_RETURN_IF_ERROR(CheckStartKeyAgainstCondition(schema, hash_only_table, kc, *request.exclusive_start_key));
+  }
+  DP_RETURN_IF_ERROR(CheckFilterOnKeys(plan, schema, request.legacy_filter.has_value()));
+
+  uint32_t keyspace = plan.index ? plan.index->keyspace : plan.table->keyspace;
+  PageSpec spec;
+  RangeOf(PartitionPrefix(keyspace, kc.partition_value), kc, &spec.lower, &spec.upper);
+  spec.forward = request.scan_index_forward;
+  spec.limit = request.limit ? static_cast<uint64_t>(*request.limit) : 0;
+  spec.max_page_bytes = db.options().max_page_bytes;
+  spec.single_item_range = hash_only_table;
+  ApplyPlanToPage(plan, &spec);
+  std::unique_ptr<BaseItemFetcher> fetcher = NewBaseItemFetcher(db, plan);
+  spec.fetch_base = fetcher.get();
+  PageResult page;
+  DP_RETURN_IF_ERROR(ReadPage(db.storage(), spec, sink, &page));
+  return FinishRead(plan, request, page, result);
+}
+
+}  // namespace dynapage

@@ -1,0 +1,57 @@
+// ReadPlan: a Query or Scan request checked and parsed, ready for the page loop.
+//
+// PrepareRead makes the checks Query and Scan share, in DynamoDB's order (spec §3.2, §4, §7.1): expression
+// and non-expression parameters not mixed; Select against the projection; ExpressionAttributeNames/Values
+// present only with expressions, well-formed, all used; the expressions parsed; then the table, the index,
+// ConsistentRead on a GSI, Select against the index's projection, and the ExclusiveStartKey's shape. Query
+// and Scan add their own checks (key condition, segments) around it.
+
+#ifndef DYNAPAGE_ENGINE_READ_PLAN_H_
+#define DYNAPAGE_ENGINE_READ_PLAN_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/database.h"
+#include "engine/document_path.h"
+#include "engine/expression_ast.h"
+#include "engine/page_reader.h"
+#include "engine/projection.h"
+#include "engine/read_request.h"
+#include "engine/start_key.h"
+
+namespace dynapage {
+
+struct ReadPlan {
+  std::shared_ptr<const TableDefinition> table;
+  const IndexDefinition* index = nullptr;  // points into *table
+  std::unique_ptr<ConditionExpr> key_condition;  // Query: the parsed KeyConditionExpression (unchecked)
+  std::unique_ptr<ConditionExpr> filter;
+  bool has_projection = false;
+  std::vector<DocumentPath> projection;
+  std::optional<Projection> compiled_projection;  // of projection, once the plan is complete
+  bool count_only = false;
+  bool fetch_base_items = false;  // LSI read of attributes outside its projection
+  std::vector<std::string> needed_attributes;  // top-level attributes the filter and projection read
+  std::optional<std::string> start_storage_key;
+};
+
+// key_condition_expression: Query's KeyConditionExpression (nullptr for Scan), parsed into plan->key_condition
+// with the request's other expressions so that unused placeholders are judged across all of them.
+Status PrepareRead(const Database& db, const ReadRequest& request, ReadKind kind,
+                   const std::optional<std::string>* key_condition_expression,
+                   const std::optional<std::vector<LegacyConditionInput>>* key_conditions, ReadPlan* plan);
+
+// The fetcher of base items for an LSI read outside its projection, or nullptr when the plan needs none.
+std::unique_ptr<BaseItemFetcher> NewBaseItemFetcher(const Database& db, const ReadPlan& plan);
+
+// Fills the PageSpec fields that come from the plan (filter, projection, count, decode hints).
+void ApplyPlanToPage(const ReadPlan& plan, PageSpec* spec);
+
+// Turns a finished page into the response fields: LastEvaluatedKey and consumed capacity.
+Status FinishRead(const ReadPlan& plan, const ReadRequest& request, const PageResult& page, ReadResult* result);
+
+}  // namespace dynapage
+
+#endif  // DYNAPAGE_ENGINE_READ_PLAN_H_

@@ -1,0 +1,99 @@
+#include "engine/start_key.h"
+
+#include "engine/attribute_value_json.h"
+#include "engine/item_key.h"
+#include "engine/key_codec.h"
+
+namespace dynapage {
+
+namespace {
+const char kInvalid[] = "The provided starting key is invalid";
+const char kNoMatch[] = "The provided key element does not match the schema";
+
+std::string InvalidNoMatch() { return std::string(kInvalid) + ": " + kNoMatch; }
+
+const AttributeValue* Find(const AttributeMap& m, const std::string& name) {
+  auto it = m.find(name);
+  return it == m.end() ? nullptr : &it->second;
+}
+}  // namespace
+
+Status ValidateStartKey(const TableDefinition& table, const IndexDefinition* index, ReadKind kind,
+                        const AttributeMap& start_key) {
+  std::vector<const KeyAttribute*> index_keys, table_keys;
+  table_keys.push_back(&table.key.hash);
+  if (table.key.range) table_keys.push_back(&*table.key.range);
+  size_t expected = table_keys.size();
+  if (index) {
+    for (const KeyAttribute* k : {&index->key.hash, index->key.range ? &*index->key.range : nullptr}) {
+      if (k && !table.key.IsKeyAttribute(k->name)) {
+        index_keys.push_back(k);
+        expected++;
+      }
+    }
+  }
+  // Scan of a base table words every shape error the same way; the other reads distinguish them.
+  const bool base_scan = kind == ReadKind::kScan && !index;
+  if (start_key.size() != expected) return Status::Validation(base_scan ? InvalidNoMatch() : kInvalid);
+  for (const KeyAttribute* k : index_keys) {
+    const AttributeValue* v = Find(start_key, k->name);
+    if (!v) return Status::Validation(kInvalid);
+    if (v->type != k->type) return Status::Validation(kNoMatch);
+  }
+  for (const KeyAttribute* k : table_keys) {
+    const AttributeValue* v = Find(start_key, k->name);
+    if (!v) {
+      if (index) return Status::Validation(InvalidNoMatch());
+      return Status::Validation(base_scan ? InvalidNoMatch() : kInvalid);
+    }
+    if (v->type != k->type) {
+      if (index || base_scan) return Status::Validation(InvalidNoMatch());
+      return Status::Validation(kNoMatch);
+    }
+  }
+  for (const auto& [name, value] : start_key) {
+    bool is_partition = name == table.key.hash.name || (index && name == index->key.hash.name);
+    DP_RETURN_IF_ERROR(ValidateKeyValue(name, value, is_partition));
+  }
+  return Status::OK();
+}
+
+std::string StartKeyToStorageKey(const TableDefinition& table, const IndexDefinition* index,
+                                 const AttributeMap& start_key) {
+  if (!index) return TableItemKey(table, start_key);
+  std::string key;
+  IndexEntryKey(table, *index, start_key, &key);
+  return key;
+}
+
+bool StorageKeyToAttributes(const TableDefinition& table, const IndexDefinition* index, std::string_view key,
+                            AttributeMap* out) {
+  out->clear();
+  size_t pos = kKeyHeaderSize;
+  std::vector<const KeyAttribute*> parts;
+  if (index) {
+    parts.push_back(&index->key.hash);
+    if (index->key.range) parts.push_back(&*index->key.range);
+  }
+  parts.push_back(&table.key.hash);
+  if (table.key.range) parts.push_back(&*table.key.range);
+  for (const KeyAttribute* k : parts) {
+    AttributeValue v;
+    if (!DecodeKeyPart(key, &pos, k->type, &v)) return false;
+    (*out)[k->name] = std::move(v);
+  }
+  return pos == key.size();
+}
+
+std::string DescribeKeyForMessage(const AttributeMap& key) {
+  std::string out = "{";
+  bool first = true;
+  for (const auto& [name, value] : key) {
+    if (!first) out += ", ";
+    first = false;
+    out += name + "=AttributeValue: " + DescribeAttributeValue(value);
+  }
+  return out + "}";
+}
+
+}  // namespace dynapage
