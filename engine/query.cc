@@ -4,7 +4,6 @@
 #include "engine/key_codec.h"
 #include "engine/key_condition.h"
 #include "engine/read_plan.h"
-#include "engine/value_compare.h"
 
 namespace dynapage {
 
@@ -45,21 +44,6 @@ void RangeOf(const std::string& partition, const KeyCondition& kc, std::string* 
   }
 }
 
-bool SortKeySatisfies(const KeyCondition& kc, const AttributeValue& v) {
-  auto cmp = [&](const AttributeValue& a, const AttributeValue& b) { return CompareOrdered(a, b); };
-  switch (kc.sort_op) {
-    case KeyCondition::SortOp::kNone: return true;
-    case KeyCondition::SortOp::kEq: return cmp(v, kc.sort_lower) == 0;
-    case KeyCondition::SortOp::kLt: return cmp(v, kc.sort_lower) < 0;
-    case KeyCondition::SortOp::kLe: return cmp(v, kc.sort_lower) <= 0;
-    case KeyCondition::SortOp::kGt: return cmp(v, kc.sort_lower) > 0;
-    case KeyCondition::SortOp::kGe: return cmp(v, kc.sort_lower) >= 0;
-    case KeyCondition::SortOp::kBetween: return cmp(v, kc.sort_lower) >= 0 && cmp(v, kc.sort_upper) <= 0;
-    case KeyCondition::SortOp::kBeginsWith: return v.scalar.compare(0, kc.sort_lower.scalar.size(), kc.sort_lower.scalar) == 0;
-  }
-  return false;
-}
-
 // The start key must lie in the queried key range (spec §3.2).
 Status CheckStartKeyAgainstCondition(const KeySchema& schema, bool hash_only_table, const KeyCondition& kc,
                                      const AttributeMap& start_key) {
@@ -71,7 +55,7 @@ Status CheckStartKeyAgainstCondition(const KeySchema& schema, bool hash_only_tab
   bool same_partition = pk == kc.partition_value;
   bool sort_ok = true;
   if (kc.sort_op != KeyCondition::SortOp::kNone && schema.range) {
-    sort_ok = SortKeySatisfies(kc, start_key.at(schema.range->name));
+    sort_ok = SortKeyMatches(kc, start_key.at(schema.range->name));
   }
   if (kc.sort_op == KeyCondition::SortOp::kNone) {
     if (!same_partition) {
@@ -84,44 +68,28 @@ Status CheckStartKeyAgainstCondition(const KeySchema& schema, bool hash_only_tab
   return Status::OK();
 }
 
-Status CheckFilterOnKeys(const ReadPlan& plan, const KeySchema& schema, bool legacy) {
-  if (!plan.filter) return Status::OK();
-  std::vector<DocumentPath> paths;
-  CollectConditionPaths(*plan.filter, &paths);
-  for (const auto& p : paths) {
-    if (p.empty() || p[0].is_index || !schema.IsKeyAttribute(p[0].name)) continue;
-    if (p.size() > 1) {
-      return Status::Validation(
-          "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: " +
-          std::string(plan.index ? "IndexKey: " : "Key: ") + p[0].name);
-    }
-    return Status::Validation(std::string(legacy ? "QueryFilter" : "Filter Expression") +
-                              " can only contain non-primary key attributes: Primary key attribute: " + p[0].name);
-  }
-  return Status::OK();
-}
-
 }  // namespace
 
 Status Query(const Database& db, const QueryRequest& request, ItemSink* sink, ReadResult* result) {
   ReadPlan plan;
   DP_RETURN_IF_ERROR(PrepareRead(db, request, ReadKind::kQuery, &request.key_condition_expression,
                                  &request.key_conditions, &plan));
-  if (!plan.key_condition && !request.key_conditions) {
+  if (!plan.key_condition) {
     return Status::Validation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.");
   }
   const KeySchema& schema = plan.index ? plan.index->key : plan.table->key;
   KeyCondition kc;
-  if (plan.key_condition) {
-    DP_RETURN_IF_ERROR(KeyConditionFromExpression(*plan.key_condition, schema, &kc));
-  } else {
-    DP_RETURN_IF_ERROR(KeyConditionFromLegacy(*request.key_conditions, schema, &kc));
-  }
+  DP_RETURN_IF_ERROR(BindKeyCondition(*plan.key_condition, schema, &kc));
   bool hash_only_table = !plan.index && !plan.table->key.range;
   if (request.exclusive_start_key) {
     DP_RETURN_IF_ERROR(CheckStartKeyAgainstCondition(schema, hash_only_table, kc, *request.exclusive_start_key));
   }
-  DP_RETURN_IF_ERROR(CheckFilterOnKeys(plan, schema, request.legacy_filter.has_value()));
+  if (plan.filter) {
+    std::vector<DocumentPath> paths;
+    CollectConditionPaths(*plan.filter, &paths);
+    DP_RETURN_IF_ERROR(CheckNestedKeyPaths(paths, plan.table->key, plan.index ? &plan.index->key : nullptr));
+    DP_RETURN_IF_ERROR(CheckFilterAvoidsKeys(paths, schema, request.legacy_filter ? "QueryFilter" : "Filter Expression"));
+  }
 
   uint32_t keyspace = plan.index ? plan.index->keyspace : plan.table->keyspace;
   PageSpec spec;

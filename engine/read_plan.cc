@@ -36,7 +36,7 @@ Status CheckSelect(const ReadRequest& r, ReadKind kind) {
 
 Status CheckMixedParameters(const ReadRequest& r, ReadKind kind,
                             const std::optional<std::string>* key_condition_expression,
-                            const std::optional<std::vector<LegacyConditionInput>>* key_conditions) {
+                            const std::optional<std::vector<LegacyCondition>>* key_conditions) {
   std::vector<std::string> legacy, modern;
   if (r.attributes_to_get) legacy.push_back("AttributesToGet");
   if (r.legacy_filter) legacy.push_back(kind == ReadKind::kQuery ? "QueryFilter" : "ScanFilter");
@@ -66,7 +66,7 @@ void AddRootName(const DocumentPath& path, std::vector<std::string>* names) {
 
 Status PrepareRead(const Database& db, const ReadRequest& r, ReadKind kind,
                    const std::optional<std::string>* key_condition_expression,
-                   const std::optional<std::vector<LegacyConditionInput>>* key_conditions, ReadPlan* plan) {
+                   const std::optional<std::vector<LegacyCondition>>* key_conditions, ReadPlan* plan) {
   DP_RETURN_IF_ERROR(CheckMixedParameters(r, kind, key_condition_expression, key_conditions));
   DP_RETURN_IF_ERROR(CheckSelect(r, kind));
   if (r.attributes_to_get) {
@@ -94,7 +94,8 @@ Status PrepareRead(const Database& db, const ReadRequest& r, ReadKind kind,
   DP_RETURN_IF_ERROR(ExpressionAttributes::ValidateValues(values));
   ExpressionAttributes attrs(names, values);
   if (has_key_expression) {
-    DP_RETURN_IF_ERROR(ParseCondition(**key_condition_expression, "KeyConditionExpression", &attrs, &plan->key_condition));
+    plan->key_condition.emplace();
+    DP_RETURN_IF_ERROR(ParseKeyConditionExpression(**key_condition_expression, &attrs, &*plan->key_condition));
   }
   if (r.filter_expression) {
     DP_RETURN_IF_ERROR(ParseCondition(*r.filter_expression, "FilterExpression", &attrs, &plan->filter));
@@ -104,8 +105,13 @@ Status PrepareRead(const Database& db, const ReadRequest& r, ReadKind kind,
     plan->has_projection = true;
   }
   DP_RETURN_IF_ERROR(attrs.CheckAllUsed(false));
+  if (key_conditions && *key_conditions) {
+    plan->key_condition.emplace();
+    DP_RETURN_IF_ERROR(ParseLegacyKeyConditions(**key_conditions, &*plan->key_condition));
+  }
   if (r.legacy_filter) {
-    DP_RETURN_IF_ERROR(LegacyFilterToCondition(*r.legacy_filter, r.conditional_operator, &plan->filter));
+    bool use_or = r.conditional_operator && *r.conditional_operator == "OR";
+    if (!r.legacy_filter->empty()) DP_RETURN_IF_ERROR(ConvertLegacyFilter(*r.legacy_filter, use_or, &plan->filter));
   }
   if (r.attributes_to_get) {
     for (const auto& a : *r.attributes_to_get) plan->projection.push_back(DocumentPath{PathElement::Name(a)});

@@ -16,6 +16,7 @@
 #include "engine/database.h"
 #include "engine/document_path.h"
 #include "engine/expression_ast.h"
+#include "engine/key_condition.h"
 #include "engine/page_reader.h"
 #include "engine/projection.h"
 #include "engine/read_request.h"
@@ -26,7 +27,7 @@ namespace dynapage {
 struct ReadPlan {
   std::shared_ptr<const TableDefinition> table;
   const IndexDefinition* index = nullptr;  // points into *table
-  std::unique_ptr<ConditionExpr> key_condition;  // Query: the parsed KeyConditionExpression (unchecked)
+  std::optional<ParsedKeyCondition> key_condition;  // Query: KeyConditionExpression or KeyConditions, not yet bound
   std::unique_ptr<ConditionExpr> filter;
   bool has_projection = false;
   std::vector<DocumentPath> projection;
@@ -37,11 +38,11 @@ struct ReadPlan {
   std::optional<std::string> start_storage_key;
 };
 
-// key_condition_expression: Query's KeyConditionExpression (nullptr for Scan), parsed into plan->key_condition
-// with the request's other expressions so that unused placeholders are judged across all of them.
+// key_condition_expression / key_conditions: Query's (nullptr for Scan), parsed into plan->key_condition with
+// the request's other expressions so that unused placeholders are judged across all of them.
 Status PrepareRead(const Database& db, const ReadRequest& request, ReadKind kind,
                    const std::optional<std::string>* key_condition_expression,
-                   const std::optional<std::vector<LegacyConditionInput>>* key_conditions, ReadPlan* plan);
+                   const std::optional<std::vector<LegacyCondition>>* key_conditions, ReadPlan* plan);
 
 // The fetcher of base items for an LSI read outside its projection, or nullptr when the plan needs none.
 std::unique_ptr<BaseItemFetcher> NewBaseItemFetcher(const Database& db, const ReadPlan& plan);

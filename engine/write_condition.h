@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "engine/attribute_value.h"
+#include "engine/legacy_condition.h"
 #include "engine/status.h"
 
 namespace dynapage {
@@ -24,20 +25,11 @@ struct ExpressionInputs {
   std::optional<std::map<std::string, AttributeValue>> values;
 };
 
-// One entry of the legacy Expected map / QueryFilter / ScanFilter / KeyConditions.
-struct LegacyConditionInput {
-  std::string attribute;
-  std::optional<std::string> comparison_operator;
-  std::optional<std::vector<AttributeValue>> attribute_value_list;
-  std::optional<AttributeValue> value;  // Expected's Value
-  std::optional<bool> exists;           // Expected's Exists
-};
-
 struct ConditionExpr;  // engine/expression_ast.h
 
 struct WriteCondition {
   std::optional<std::string> expression;
-  std::optional<std::vector<LegacyConditionInput>> expected;
+  std::optional<std::vector<LegacyCondition>> expected;
   std::optional<std::string> conditional_operator;
   bool return_old_item_on_failure = false;  // ReturnValuesOnConditionCheckFailure=ALL_OLD
 

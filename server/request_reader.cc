@@ -99,19 +99,21 @@ Status RequestReader::GetExpressionInputs(ExpressionInputs* out) const {
 }
 
 Status RequestReader::GetLegacyConditions(const char* name,
-                                          std::optional<std::vector<LegacyConditionInput>>* out) const {
+                                          std::optional<std::vector<LegacyCondition>>* out) const {
   out->reset();
   const rapidjson::Value* v = Get(name);
   if (!v) return Status::OK();
   DP_RETURN_IF_ERROR(CheckJsonObject(*v));
-  std::vector<LegacyConditionInput> conditions;
+  std::vector<LegacyCondition> conditions;
   for (auto m = v->MemberBegin(); m != v->MemberEnd(); ++m) {
     if (m->value.IsNull()) continue;
     DP_RETURN_IF_ERROR(CheckJsonObject(m->value));
     RequestReader c(m->value);
-    LegacyConditionInput input;
+    LegacyCondition input;
     input.attribute.assign(m->name.GetString(), m->name.GetStringLength());
-    DP_RETURN_IF_ERROR(c.GetString("ComparisonOperator", &input.comparison_operator));
+    std::optional<std::string> op;
+    DP_RETURN_IF_ERROR(c.GetString("ComparisonOperator", &op));
+    input.comparison_operator = op.value_or("");
     DP_RETURN_IF_ERROR(c.GetBoolean("Exists", &input.exists));
     if (const rapidjson::Value* value = c.Get("Value")) {
       AttributeValue decoded;
@@ -127,7 +129,8 @@ Status RequestReader::GetLegacyConditions(const char* name,
         DP_RETURN_IF_ERROR(DecodeAttributeValue(e, &decoded));
         values.push_back(std::move(decoded));
       }
-      input.attribute_value_list = std::move(values);
+      input.values = std::move(values);
+      input.has_values = true;
     }
     conditions.push_back(std::move(input));
   }

@@ -41,7 +41,7 @@ class RequestReader {
   // ExpressionAttributeNames and ExpressionAttributeValues.
   Status GetExpressionInputs(ExpressionInputs* out) const;
   // A legacy condition map (Expected, QueryFilter, ScanFilter, KeyConditions).
-  Status GetLegacyConditions(const char* name, std::optional<std::vector<LegacyConditionInput>>* out) const;
+  Status GetLegacyConditions(const char* name, std::optional<std::vector<LegacyCondition>>* out) const;
 
   const rapidjson::Value& body() const { return body_; }
 
