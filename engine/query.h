@@ -15,7 +15,7 @@ namespace dynapage {
 
 struct QueryRequest : ReadRequest {
   std::optional<std::string> key_condition_expression;
-  std::optional<std::vector<LegacyConditionInput>> key_conditions;
+  std::optional<std::vector<LegacyCondition>> key_conditions;
   bool scan_index_forward = true;
 };
 

@@ -18,7 +18,7 @@ struct ReadRequest {
   std::string table_name;
   std::optional<std::string> index_name;
   std::optional<std::string> filter_expression;
-  std::optional<std::vector<LegacyConditionInput>> legacy_filter;  // QueryFilter / ScanFilter
+  std::optional<std::vector<LegacyCondition>> legacy_filter;  // QueryFilter / ScanFilter
   std::optional<std::string> conditional_operator;
   std::optional<std::string> projection_expression;
   std::optional<std::vector<std::string>> attributes_to_get;
