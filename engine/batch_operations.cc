@@ -3,6 +3,7 @@
 #include <set>
 
 #include "engine/item_key.h"
+#include "engine/item_operations.h"
 #include "engine/key_codec.h"
 
 namespace dynapage {
@@ -92,6 +93,12 @@ Status BatchGetItem(Database& db, const BatchGetRequest& request, BatchGetResult
   for (const auto& t : request.tables) total += t.keys.size();
   if (total > kMaxBatchGetKeys) return Status::Validation("Too many items requested for the BatchGetItem call");
   std::vector<std::shared_ptr<const TableDefinition>> tables;
+  std::vector<std::optional<Projection>> projections(request.tables.size());
+  for (size_t i = 0; i < request.tables.size(); i++) {
+    const auto& t = request.tables[i];
+    DP_RETURN_IF_ERROR(PrepareItemProjection(t.projection_expression, t.attributes_to_get, t.expression_inputs,
+                                             &projections[i]));
+  }
   for (const auto& t : request.tables) {
     auto table = db.FindTable(t.table_name);
     if (!table) return Status::NotFound(kNotFound);
@@ -119,7 +126,7 @@ Status BatchGetItem(Database& db, const BatchGetRequest& request, BatchGetResult
       units += ReadUnits(found ? size : 0, t.consistent_read);
       if (found) {
         response_bytes += size;
-        items.push_back(std::move(item));
+        items.push_back(projections[i] ? projections[i]->Apply(item) : std::move(item));
       }
     }
     result->responses.emplace_back(t.table_name, std::move(items));

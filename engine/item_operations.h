@@ -14,6 +14,7 @@
 #include "engine/attribute_value.h"
 #include "engine/consumed_capacity.h"
 #include "engine/database.h"
+#include "engine/projection.h"
 #include "engine/status.h"
 #include "engine/write_condition.h"
 
@@ -62,6 +63,12 @@ struct GetItemResult {
 };
 
 Status GetItem(Database& db, const GetItemRequest& request, GetItemResult* result);
+
+// The projection of a GetItem or BatchGetItem request (ProjectionExpression or AttributesToGet), with
+// DynamoDB's checks; *out stays empty when the request asks for every attribute.
+Status PrepareItemProjection(const std::optional<std::string>& projection_expression,
+                             const std::optional<std::vector<std::string>>& attributes_to_get,
+                             const ExpressionInputs& inputs, std::optional<Projection>* out);
 
 }  // namespace dynapage
 
