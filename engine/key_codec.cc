@@ -1,6 +1,10 @@
 #include "engine/key_codec.h"
 
-#include <openssl/evp.h>
+// The low-level MD5 interface (deprecated in OpenSSL 3 in favour of EVP) computes the digest directly; EVP
+// would load OpenSSL's provider machinery at the first call, adding milliseconds to start-up and megabytes of
+// resident memory for one hash function.
+#define OPENSSL_SUPPRESS_DEPRECATED
+#include <openssl/md5.h>
 
 #include "engine/number.h"
 
@@ -25,11 +29,18 @@ std::string PartitionHashInput(const AttributeValue& value) {
 }
 
 uint64_t PartitionHash(const AttributeValue& value) {
-  std::string input = "Outliers";
-  input += PartitionHashInput(value);
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  EVP_Digest(input.data(), input.size(), digest, &length, EVP_md5(), nullptr);
+  static const char kSalt[] = "Outliers";
+  unsigned char digest[MD5_DIGEST_LENGTH];
+  MD5_CTX ctx;
+  MD5_Init(&ctx);
+  MD5_Update(&ctx, kSalt, sizeof(kSalt) - 1);
+  if (value.type == AttrType::kN) {
+    std::string bytes = PartitionHashInput(value);
+    MD5_Update(&ctx, bytes.data(), bytes.size());
+  } else {
+    MD5_Update(&ctx, value.scalar.data(), value.scalar.size());
+  }
+  MD5_Final(digest, &ctx);
   uint64_t hash = 0;
   for (int i = 0; i < 8; i++) hash = (hash << 8) | digest[i];
   return hash;
