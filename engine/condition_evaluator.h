@@ -12,7 +12,8 @@
 //     missing attribute has no value, and a comparison involving it is false (also for "<>").
 //   - begins_with: S with S, B with B. contains: S in S (substring), B in B (byte substring), an element of
 //     the set's element type in SS/NS/BS, an element equal (deeply) to some member of an L.
-// Evaluation allocates nothing except for the text of a size() result, and resolving paths copies nothing.
+// Evaluation allocates nothing (a size() result is a short number text) and resolving paths copies nothing,
+// because a filtered Scan evaluates once per scanned item.
 
 #ifndef DYNAPAGE_ENGINE_CONDITION_EVALUATOR_H_
 #define DYNAPAGE_ENGINE_CONDITION_EVALUATOR_H_
