@@ -1,0 +1,229 @@
+// Scan through HTTP: DynamoDB's partition-hash order (spec §6.1), parallel segments (§6.2), the page rules
+// (§2), start keys with Scan's wording (§3.2), Select (§4) and filters (§5.2).
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "tests/http_test_util.h"
+
+namespace dynapage {
+namespace {
+
+class ScanTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_EQ(200, server_.CreateTable("strs", "pk", "S").status);
+    ASSERT_EQ(200, server_.CreateTable("nums", "pk", "N").status);
+    ASSERT_EQ(200, server_.CreateTable("rtab", "pk", "S", "sk", "N").status);
+  }
+
+  void Put(const std::string& table, const std::string& item) {
+    HttpResult r = server_.Call("PutItem", R"({"TableName":")" + table + R"(","Item":)" + item + "}");
+    ASSERT_EQ(200, r.status) << r.Describe();
+  }
+
+  void FillRange(int partitions, int per_partition) {
+    for (int p = 0; p < partitions; p++) {
+      for (int i = 0; i < per_partition; i++) {
+        Put("rtab", R"({"pk":{"S":"p)" + std::to_string(p) + R"("},"sk":{"N":")" + std::to_string(i) +
+                     R"("},"v":{"N":")" + std::to_string((p * per_partition + i) % 100) + R"("}})");
+      }
+    }
+  }
+
+  // Every page of a Scan, following LastEvaluatedKey; members go into each request.
+  std::vector<HttpResult> ScanAll(const std::string& members, int max_pages = 2000) {
+    std::vector<HttpResult> pages;
+    std::string start;
+    while (static_cast<int>(pages.size()) < max_pages) {
+      pages.push_back(server_.Call("Scan", "{" + members + start + "}"));
+      const HttpResult& r = pages.back();
+      if (r.status != 200 || !r.Has("LastEvaluatedKey")) break;
+      start = R"(,"ExclusiveStartKey":)" + JsonText(r.json["LastEvaluatedKey"]);
+    }
+    return pages;
+  }
+
+  TestServer server_;
+};
+
+TEST_F(ScanTest, StringPartitionsComeInDynamoDBsHashOrder) {
+  // The live order pinned by dynalite's tests against DynamoDB (spec §6.1).
+  const std::vector<std::string> live = {"2", "8", "9", "1", "6", "hello", "0", "5", "4", "äáöü", "aardman", "7", "3", "zapf"};
+  for (auto it = live.rbegin(); it != live.rend(); ++it) Put("strs", R"({"pk":{"S":")" + *it + R"("}})");
+  HttpResult r = server_.Call("Scan", R"({"TableName":"strs"})");
+  ASSERT_EQ(200, r.status) << r.Describe();
+  std::vector<std::string> got;
+  for (const auto& item : r.json["Items"].GetArray()) got.push_back(item["pk"]["S"].GetString());
+  EXPECT_EQ(live, got);
+}
+
+TEST_F(ScanTest, NumberPartitionsComeInDynamoDBsHashOrder) {
+  const std::vector<std::string> live = {"7", "999.9", "8", "3", "2", "-999.9", "9", "4", "-0.09", "6", "1", "0", "0.012345", "5"};
+  for (const auto& v : live) Put("nums", R"({"pk":{"N":")" + v + R"("}})");
+  HttpResult r = server_.Call("Scan", R"({"TableName":"nums"})");
+  std::vector<std::string> got;
+  for (const auto& item : r.json["Items"].GetArray()) got.push_back(item["pk"]["N"].GetString());
+  EXPECT_EQ(live, got);
+}
+
+TEST_F(ScanTest, WithinAPartitionItemsComeInSortKeyOrder) {
+  FillRange(3, 12);
+  HttpResult r = server_.Call("Scan", R"({"TableName":"rtab"})");
+  std::map<std::string, std::vector<int>> by_partition;
+  std::vector<std::string> partition_order;
+  for (const auto& item : r.json["Items"].GetArray()) {
+    std::string pk = item["pk"]["S"].GetString();
+    if (partition_order.empty() || partition_order.back() != pk) partition_order.push_back(pk);
+    by_partition[pk].push_back(std::stoi(item["sk"]["N"].GetString()));
+  }
+  EXPECT_EQ(3u, partition_order.size()) << "a partition's items must be contiguous";
+  for (const auto& [pk, sks] : by_partition) {
+    std::vector<int> expected(12);
+    for (int i = 0; i < 12; i++) expected[i] = i;
+    EXPECT_EQ(expected, sks) << pk;
+  }
+}
+
+TEST_F(ScanTest, LimitEqualToTheRemainingItemsStillGivesALastEvaluatedKey) {
+  FillRange(1, 5);
+  HttpResult r = server_.Call("Scan", R"({"TableName":"rtab","Limit":5})");
+  EXPECT_EQ(5u, r.json["Count"].GetUint());
+  ASSERT_TRUE(r.Has("LastEvaluatedKey"));
+  r = server_.Call("Scan", R"({"TableName":"rtab","Limit":5,"ExclusiveStartKey":)" + JsonText(r.json["LastEvaluatedKey"]) + "}");
+  EXPECT_EQ(0u, r.json["Count"].GetUint());
+  EXPECT_EQ(0u, r.json["Items"].Size());
+  EXPECT_FALSE(r.Has("LastEvaluatedKey"));
+  r = server_.Call("Scan", R"({"TableName":"rtab","Limit":6})");
+  EXPECT_FALSE(r.Has("LastEvaluatedKey"));
+}
+
+TEST_F(ScanTest, ParallelSegmentsTogetherReturnEveryItemExactlyOnce) {
+  FillRange(40, 5);
+  std::multiset<std::string> seen;
+  std::vector<size_t> per_segment;
+  for (int segment = 0; segment < 4; segment++) {
+    size_t count = 0;
+    for (const HttpResult& r : ScanAll(R"("TableName":"rtab","Limit":7,"TotalSegments":4,"Segment":)" + std::to_string(segment))) {
+      ASSERT_EQ(200, r.status) << r.Describe();
+      for (const auto& item : r.json["Items"].GetArray()) {
+        seen.insert(std::string(item["pk"]["S"].GetString()) + "/" + item["sk"]["N"].GetString());
+        count++;
+      }
+    }
+    per_segment.push_back(count);
+  }
+  EXPECT_EQ(200u, seen.size());
+  EXPECT_EQ(200u, std::set<std::string>(seen.begin(), seen.end()).size()) << "an item came back twice";
+  for (size_t count : per_segment) EXPECT_GT(count, 0u) << "segments must really split the table";
+}
+
+TEST_F(ScanTest, SegmentsFollowTheLiveHashRanges) {
+  // DynamoDB's live segment assignment with TotalSegments=4096 (spec §6.2).
+  struct Case {
+    std::string table, item;
+    int segment;
+  } cases[] = {{"strs", R"({"pk":{"S":"3635"}})", 0},  {"strs", R"({"pk":{"S":"228"}})", 0},
+               {"strs", R"({"pk":{"S":"1668"}})", 1},  {"strs", R"({"pk":{"S":"3435"}})", 4},
+               {"nums", R"({"pk":{"N":"251"}})", 1},   {"nums", R"({"pk":{"N":"2388"}})", 4095}};
+  for (const auto& c : cases) Put(c.table, c.item);
+  for (const auto& c : cases) {
+    HttpResult r = server_.Call("Scan", R"({"TableName":")" + c.table + R"(","TotalSegments":4096,"Segment":)" +
+                                            std::to_string(c.segment) + "}");
+    bool found = false;
+    for (const auto& item : r.json["Items"].GetArray()) found |= JsonText(item) == Canonical(c.item);
+    EXPECT_TRUE(found) << c.item << " not in segment " << c.segment << ": " << r.Describe();
+  }
+}
+
+TEST_F(ScanTest, SegmentValidation) {
+  struct Case {
+    std::string members, message;
+  } cases[] = {
+      {R"("Segment":0)", "The TotalSegments parameter is required but was not present in the request when Segment parameter is present"},
+      {R"("TotalSegments":2)", "The Segment parameter is required but was not present in the request when parameter TotalSegments is present"},
+      {R"("Segment":1,"TotalSegments":1)",
+       "The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: 1 is not less than TotalSegments: 1"},
+      {R"("Segment":-1,"TotalSegments":2)",
+       "1 validation error detected: Value '-1' at 'segment' failed to satisfy constraint: Member must have value greater than or equal to 0"},
+      {R"("Segment":0,"TotalSegments":1000001)",
+       "1 validation error detected: Value '1000001' at 'totalSegments' failed to satisfy constraint: Member must have value less than or equal to 1000000"},
+  };
+  for (const auto& c : cases) {
+    HttpResult r = server_.Call("Scan", R"({"TableName":"rtab",)" + c.members + "}");
+    EXPECT_EQ("ValidationException", r.ErrorName()) << c.members;
+    EXPECT_EQ(c.message, r.Message()) << c.members;
+  }
+}
+
+TEST_F(ScanTest, StartKeyMustBelongToTheSegment) {
+  Put("strs", R"({"pk":{"S":"3435"}})");  // segment 4 of 4096, so segment 0 of 2
+  HttpResult r = server_.Call("Scan", R"({"TableName":"strs","TotalSegments":2,"Segment":1,"ExclusiveStartKey":{"pk":{"S":"3435"}}})");
+  EXPECT_EQ("The provided starting key is invalid: Invalid ExclusiveStartKey. Please use ExclusiveStartKey with correct "
+            "Segment. TotalSegments: 2 Segment: 1",
+            r.Message())
+      << r.Describe();
+  r = server_.Call("Scan", R"({"TableName":"strs","TotalSegments":2,"Segment":0,"ExclusiveStartKey":{"pk":{"S":"3435"}}})");
+  EXPECT_EQ(200, r.status) << r.Describe();
+}
+
+TEST_F(ScanTest, StartKeyErrorsUseScanWording) {
+  const std::string no_match = "The provided starting key is invalid: The provided key element does not match the schema";
+  for (const std::string& key : {std::string(R"({"pk":{"S":"a"}})"), std::string(R"({"pk":{"N":"1"},"sk":{"N":"1"}})"),
+                                 std::string(R"({"pk":{"S":"a"},"sk":{"N":"1"},"x":{"S":"y"}})")}) {
+    HttpResult r = server_.Call("Scan", R"({"TableName":"rtab","ExclusiveStartKey":)" + key + "}");
+    EXPECT_EQ(no_match, r.Message()) << key;
+  }
+  HttpResult r = server_.Call("Scan", R"({"TableName":"nope","ExclusiveStartKey":{"pk":{"S":"a"}}})");
+  EXPECT_EQ("Requested resource not found", r.Message()) << "the table is checked before the key";
+}
+
+TEST_F(ScanTest, FilterCountsAndScannedCountsUnderAOnePercentFilter) {
+  FillRange(10, 100);  // v = 0..99 once per partition
+  unsigned count = 0, scanned = 0;
+  for (const HttpResult& r : ScanAll(R"("TableName":"rtab","FilterExpression":"v = :z","ExpressionAttributeValues":{":z":{"N":"0"}},"Limit":50)")) {
+    ASSERT_EQ(200, r.status) << r.Describe();
+    EXPECT_LE(r.json["ScannedCount"].GetUint(), 50u);
+    count += r.json["Count"].GetUint();
+    scanned += r.json["ScannedCount"].GetUint();
+  }
+  EXPECT_EQ(10u, count);
+  EXPECT_EQ(1000u, scanned);
+}
+
+TEST_F(ScanTest, SelectRulesHaveNoValidationPrefix) {
+  HttpResult r = server_.Call("Scan", R"({"TableName":"rtab","Select":"ALL_PROJECTED_ATTRIBUTES"})");
+  EXPECT_EQ("ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName", r.Message());
+  r = server_.Call("Scan", R"({"TableName":"rtab","Select":"ALL_ATTRIBUTES","AttributesToGet":["v"]})");
+  EXPECT_EQ("Cannot specify the AttributesToGet when choosing to get ALL_ATTRIBUTES", r.Message());
+  r = server_.Call("Scan", R"({"TableName":"rtab","ExpressionAttributeValues":{":z":{"N":"0"}}})");
+  EXPECT_EQ("ExpressionAttributeValues can only be specified when using expressions: FilterExpression is null", r.Message());
+  r = server_.Call("Scan", R"({"TableName":"rtab","ProjectionExpression":"v","AttributesToGet":["v"]})");
+  EXPECT_EQ("Can not use both expression and non-expression parameters in the same request: Non-expression parameters: "
+            "{AttributesToGet} Expression parameters: {ProjectionExpression}",
+            r.Message());
+}
+
+TEST_F(ScanTest, LegacyScanFilterWithConditionalOperator) {
+  FillRange(2, 10);
+  HttpResult r = server_.Call("Scan", R"({"TableName":"rtab","ScanFilter":{"v":{"ComparisonOperator":"LT","AttributeValueList":[{"N":"2"}]},)"
+                                      R"("sk":{"ComparisonOperator":"EQ","AttributeValueList":[{"N":"9"}]}},"ConditionalOperator":"OR"})");
+  ASSERT_EQ(200, r.status) << r.Describe();
+  EXPECT_EQ(4u, r.json["Count"].GetUint());  // v 0 and 1 (partition 0), sk 9 in each partition
+  EXPECT_EQ(20u, r.json["ScannedCount"].GetUint());
+}
+
+TEST_F(ScanTest, ABadRequestLeavesTheServerServing) {
+  FillRange(1, 3);
+  HttpResult r = server_.Call("Scan", R"({"TableName":"rtab","FilterExpression":"v = = 1"})");
+  EXPECT_EQ("ValidationException", r.ErrorName());
+  r = server_.Call("Scan", R"({"TableName":"rtab"})");
+  EXPECT_EQ(3u, r.json["Count"].GetUint());
+}
+
+}  // namespace
+}  // namespace dynapage
