@@ -2,22 +2,63 @@
 
 #include <httplib.h>
 
-#include <cstdio>
+#include <chrono>
+#include <thread>
 
 namespace dynapage {
 
 namespace {
-constexpr size_t kWorkerThreads = 32;
-}
+constexpr int kMaxConnections = 4096;
+constexpr auto kShutdownGrace = std::chrono::seconds(2);
+
+// A thread per connection, created when the connection is accepted. The count is shared with the threads so
+// that a thread outliving the queue (an idle keep-alive connection at shutdown) touches nothing freed.
+class ConnectionThreads : public httplib::TaskQueue {
+ public:
+  void enqueue(std::function<void()> fn) override {
+    std::shared_ptr<State> state = state_;
+    {
+      std::unique_lock<std::mutex> lock(state->mu);
+      state->changed.wait(lock, [&] { return state->active < kMaxConnections; });
+      state->active++;
+    }
+    std::thread([state, fn = std::move(fn)] {
+      fn();
+      std::lock_guard<std::mutex> lock(state->mu);
+      state->active--;
+      state->changed.notify_all();
+    }).detach();
+  }
+
+  // Gives open connections a moment to end; idle keep-alive connections are not waited for.
+  void shutdown() override {
+    std::unique_lock<std::mutex> lock(state_->mu);
+    state_->changed.wait_for(lock, kShutdownGrace, [&] { return state_->active == 0; });
+  }
+
+ private:
+  struct State {
+    std::mutex mu;
+    std::condition_variable changed;
+    int active = 0;
+  };
+  std::shared_ptr<State> state_ = std::make_shared<State>();
+};
+}  // namespace
 
 HttpServer::HttpServer(Database* db) : dispatcher_(db), server_(new httplib::Server()) {
   server_->set_keep_alive_max_count(1u << 30);
+  server_->set_keep_alive_timeout(120);
   // Responses go out as header and body writes; without TCP_NODELAY, Nagle and delayed ACKs add ~40 ms a request.
   server_->set_tcp_nodelay(true);
-  server_->set_keep_alive_timeout(120);
   server_->set_payload_max_length(kMaxRequestBytes);
-  server_->new_task_queue = [] { return new httplib::ThreadPool(kWorkerThreads); };
+  server_->new_task_queue = [] { return new ConnectionThreads(); };
   auto handle = [this](const httplib::Request& req, httplib::Response& res) {
+    if (!BeginRequest()) {
+      res.status = 503;
+      res.set_header("Connection", "close");
+      return;
+    }
     WireRequest w;
     w.method = req.method;
     w.path = req.path;
@@ -33,6 +74,7 @@ HttpServer::HttpServer(Database* db) : dispatcher_(db), server_(new httplib::Ser
     res.set_header("x-amz-crc32", std::to_string(r.crc32));
     res.set_header("Content-Type", r.content_type);
     res.body = std::move(r.body);
+    EndRequest();
   };
   server_->Get(".*", handle);
   server_->Post(".*", handle);
@@ -50,6 +92,29 @@ int HttpServer::Bind(const std::string& host, int port) {
 
 void HttpServer::Run() { server_->listen_after_bind(); }
 
-void HttpServer::Stop() { server_->stop(); }
+void HttpServer::Stop() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stopping_ = true;
+  }
+  server_->stop();
+}
+
+void HttpServer::WaitForRequests() {
+  std::unique_lock<std::mutex> lock(mu_);
+  idle_.wait(lock, [this] { return in_flight_ == 0; });
+}
+
+bool HttpServer::BeginRequest() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (stopping_) return false;
+  in_flight_++;
+  return true;
+}
+
+void HttpServer::EndRequest() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (--in_flight_ == 0) idle_.notify_all();
+}
 
 }  // namespace dynapage

@@ -1,13 +1,22 @@
 // HttpServer: cpp-httplib serving the Dispatcher on one host:port.
 //
-// Connections are kept alive for as long as the client wants (SDKs hold one per worker; cpp-httplib would
-// otherwise close each after 5 requests), bodies over 16 MB are refused with 413, and the worker pool is
-// sized for many concurrent SDK connections.
+// Every connection gets a thread of its own for as long as the client keeps it (SDKs hold one keep-alive
+// connection per worker and test suites often leave idle clients around; a fixed pool would let idle
+// connections starve new ones). cpp-httplib would close a keep-alive connection after 5 requests unless told
+// otherwise; here it doesn't. Bodies over 16 MB are refused with 413.
+//
+// Stopping: Stop() closes the listener and turns away requests that arrive afterwards (503); Run() returns
+// once the listener is closed and open connections had a moment to finish. WaitForRequests() then waits for
+// the requests already being handled, after which the Database may be closed even though idle keep-alive
+// connections may still be open.
 
 #ifndef DYNAPAGE_SERVER_HTTP_SERVER_H_
 #define DYNAPAGE_SERVER_HTTP_SERVER_H_
 
+#include <atomic>
+#include <condition_variable>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "engine/database.h"
@@ -28,12 +37,21 @@ class HttpServer {
   int Bind(const std::string& host, int port);
   // Serves until Stop() is called. REQUIRES: Bind succeeded.
   void Run();
-  // Safe to call from any thread (and from a signal-watching thread).
+  // Safe to call from any thread.
   void Stop();
+  // After Stop(): waits until no request is being handled.
+  void WaitForRequests();
 
  private:
+  bool BeginRequest();
+  void EndRequest();
+
   Dispatcher dispatcher_;
   std::unique_ptr<httplib::Server> server_;
+  std::mutex mu_;
+  std::condition_variable idle_;
+  int in_flight_ = 0;       // guarded by mu_
+  bool stopping_ = false;   // guarded by mu_
 };
 
 constexpr size_t kMaxRequestBytes = 16 * 1024 * 1024;

@@ -123,10 +123,15 @@ int main(int argc, char** argv) {
               static_cast<unsigned long long>(options.max_page_bytes));
   std::fflush(stdout);
   server.Run();
-  // Run() also returns if the listener fails; wake the watcher so it can be joined.
+  // Run() also returns if the listener fails; make sure new requests are turned away, and wake the watcher.
+  server.Stop();
   pthread_kill(watcher.native_handle(), SIGTERM);
   watcher.join();
+  server.WaitForRequests();
   db.reset();  // flushes RocksDB
   std::printf("dynapage stopped\n");
-  return 0;
+  std::fflush(stdout);
+  // Idle keep-alive connections may still hold threads blocked on their sockets; they have nothing left to do,
+  // and running static destructors under them would be unsafe, so leave without running them.
+  std::_Exit(0);
 }

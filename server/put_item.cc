@@ -11,7 +11,15 @@ Status HandlePutItem(OperationContext& ctx) {
   std::optional<AttributeMap> item;
   PutItemRequest request;
   DP_RETURN_IF_ERROR(r.GetString("TableName", &table_name));
-  DP_RETURN_IF_ERROR(r.GetAttributeMap("Item", &item));
+  Status item_status = r.GetAttributeMap("Item", &item);
+  if (!item_status.ok()) {
+    // PutItem reports an empty set with the newer "1 validation error detected: " prefix (spec §8.7).
+    const std::string& m = item_status.message();
+    if (m.find("may not be empty") != std::string::npos || m.find("should not be empty") != std::string::npos) {
+      return Status::Validation("1 validation error detected: " + m);
+    }
+    return item_status;
+  }
   DP_RETURN_IF_ERROR(r.GetString("ReturnValues", &return_values));
   DP_RETURN_IF_ERROR(r.GetString("ReturnConsumedCapacity", &capacity));
   DP_RETURN_IF_ERROR(r.GetString("ReturnItemCollectionMetrics", &metrics));
