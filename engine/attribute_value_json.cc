@@ -335,26 +335,4 @@ bool DecodeStoredAttributeMap(std::string_view json, AttributeMap* out) {
   return DecodeStoredAttributeMap(doc, out);
 }
 
-std::string DescribeAttributeValue(const AttributeValue& value) {
-  std::string out = "{";
-  out += AttrTypeName(value.type);
-  out += ":";
-  switch (value.type) {
-    case AttrType::kS:
-    case AttrType::kN: out += value.scalar; break;
-    case AttrType::kB: out += Base64Encode(value.scalar); break;
-    case AttrType::kBool:
-    case AttrType::kNull: out += value.boolean ? "true" : "false"; break;
-    default: {
-      out.pop_back();
-      out += ":";
-      rapidjson::StringBuffer buffer;
-      JsonWriter writer(buffer);
-      WriteAttributeValue(value, &writer);
-      out += buffer.GetString();
-    }
-  }
-  return out + "}";
-}
-
 }  // namespace dynapage

@@ -42,9 +42,6 @@ bool DecodeStoredAttributeMap(const rapidjson::Value& json, AttributeMap* out);
 // Decodes only the named top-level attributes of a stored item (those present).
 bool DecodeStoredAttributes(const rapidjson::Value& json, const std::vector<std::string>& names, AttributeMap* out);
 
-// The value as DynamoDB prints it in messages, e.g. "{S:a}", "{N:1}".
-std::string DescribeAttributeValue(const AttributeValue& value);
-
 }  // namespace dynapage
 
 #endif  // DYNAPAGE_ENGINE_ATTRIBUTE_VALUE_JSON_H_

@@ -239,10 +239,5 @@ TEST(AttributeValueEncoding, EveryTypeRoundTrips) {
   EXPECT_FALSE(DecodeStoredAttributeMap(std::string_view("{"), &stored));
 }
 
-TEST(AttributeValueEncoding, DescribeForMessages) {
-  EXPECT_EQ("{S:a}", DescribeAttributeValue(AttributeValue::String("a")));
-  EXPECT_EQ("{N:1}", DescribeAttributeValue(AttributeValue::Number("1")));
-}
-
 }  // namespace
 }  // namespace dynapage
