@@ -8,7 +8,15 @@ DYNAPAGE_BUILD_PACKAGES=(
   libcpp-httplib-dev rapidjson-dev librocksdb-dev libgtest-dev libssl-dev zlib1g-dev
 )
 # shellcheck disable=SC2034
-DYNAPAGE_TEST_PACKAGES=(python3-boto3 python3-pytest awscli)
+DYNAPAGE_TEST_PACKAGES=(python3-boto3 python3-pytest python3-yaml awscli)
+# Node.js and npm for the JavaScript SDK tests (tests/js; Debian 12's Node.js 18 runs the pinned SDK versions). Only
+# when `node` or `npm` is missing: a Node.js installed otherwise is used as it is (NodeSource's nodejs package, for
+# one, carries its own npm and conflicts with Debian's npm package).
+# shellcheck disable=SC2034
+DYNAPAGE_JS_PACKAGES=()
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  DYNAPAGE_JS_PACKAGES=(nodejs npm)
+fi
 
 # install_packages PKG...: apt-get installs whichever of PKG are not installed yet (as root, or through sudo).
 install_packages() {

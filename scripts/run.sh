@@ -8,13 +8,10 @@
 # Environment: JOBS (parallel build jobs, default 2), BUILD_DIR (default build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# shellcheck source=scripts/deps.sh
-source scripts/deps.sh
 
 JOBS="${JOBS:-2}"
 BUILD_DIR="${BUILD_DIR:-build}"
 
-install_packages "${DYNAPAGE_BUILD_PACKAGES[@]}"
-cmake -S . -B "$BUILD_DIR"
-cmake --build "$BUILD_DIR" -j "$JOBS" --target dynapage
+# The same build command as scripts/test.sh (CI) and the Dockerfile.
+JOBS="$JOBS" BUILD_DIR="$BUILD_DIR" bash scripts/build.sh dynapage
 exec "$BUILD_DIR/dynapage" --port 8000 "$@"

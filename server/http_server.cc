@@ -9,7 +9,7 @@ namespace dynapage {
 
 namespace {
 constexpr int kMaxConnections = 4096;
-constexpr auto kShutdownGrace = std::chrono::seconds(2);
+constexpr auto kShutdownGrace = std::chrono::milliseconds(500);
 
 // A thread per connection, created when the connection is accepted. The count is shared with the threads so
 // that a thread outliving the queue (an idle keep-alive connection at shutdown) touches nothing freed.
