@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds dynapage and runs every test: the GoogleTest unit and HTTP tests (ctest), then the boto3 / AWS CLI tests
-# against the built binary (pytest), then the JavaScript SDK tests (node --test). On a fresh Debian 12 machine, run as
+# Builds dynapage and runs every test: the GoogleTest unit and HTTP tests (ctest), the conformance suite against a
+# fresh server, then the boto3 / AWS CLI tests against the built binary (pytest), then the JavaScript SDK tests
+# (node --test). On a fresh Debian 12 machine, run as
 # root: it installs what it needs.
 #
 #   bash scripts/test.sh
@@ -21,6 +22,28 @@ JOBS="$JOBS" BUILD_DIR="$BUILD_DIR" bash scripts/build.sh
 
 status=0
 (cd "$BUILD_DIR" && ctest --output-on-failure -j "$JOBS") || status=1
+
+# --- The conformance suite (conformance/) against a freshly started dynapage: the same binary that runs against
+# real DynamoDB with credentials. The server takes a free port and prints it in its ready line.
+conformance_log="$(mktemp)"
+"$BUILD_DIR/dynapage" --port 0 >"$conformance_log" 2>&1 &
+conformance_pid=$!
+port=""
+for _ in $(seq 1 200); do
+  port="$(sed -n 's/.*listening on http:\/\/127\.0\.0\.1:\([0-9]*\).*/\1/p' "$conformance_log")"
+  [ -n "$port" ] && break
+  sleep 0.05
+done
+if [ -n "$port" ]; then
+  DYNAPAGE_ENDPOINT="http://127.0.0.1:$port" "$BUILD_DIR/conformance/dynapage_conformance" || status=1
+else
+  echo "scripts/test.sh: dynapage did not start for the conformance suite" >&2
+  cat "$conformance_log" >&2
+  status=1
+fi
+kill "$conformance_pid" 2>/dev/null || true
+wait "$conformance_pid" 2>/dev/null || true
+rm -f "$conformance_log"
 
 # Debian's python3 has python3-boto3 and python3-pytest; a python3 earlier on PATH (pyenv, venv) may not.
 PYTHON="${PYTHON:-}"
