@@ -70,20 +70,9 @@ Status BatchWriteItem(Database& db, const BatchWriteRequest& request, BatchWrite
   std::vector<Status> statuses;
   DP_RETURN_IF_ERROR(db.ApplyWrites(&writes, &statuses));
   result->capacity.clear();
-  std::map<std::string, size_t> slot;
   for (const auto& w : writes) {
-    ConsumedCapacity c = WriteCapacity(*w.table, w.old_item ? &*w.old_item : nullptr,
-                                       w.new_item ? &*w.new_item : nullptr);
-    auto it = slot.find(c.table_name);
-    if (it == slot.end()) {
-      slot[c.table_name] = result->capacity.size();
-      result->capacity.push_back(c);
-      continue;
-    }
-    ConsumedCapacity& sum = result->capacity[it->second];
-    sum.table_units += c.table_units;
-    for (const auto& [n, u] : c.global_index_units) sum.global_index_units[n] += u;
-    for (const auto& [n, u] : c.local_index_units) sum.local_index_units[n] += u;
+    AddCapacity(WriteCapacity(*w.table, w.old_item ? &*w.old_item : nullptr, w.new_item ? &*w.new_item : nullptr),
+                1, &result->capacity);
   }
   return Status::OK();
 }

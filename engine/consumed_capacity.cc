@@ -30,4 +30,21 @@ ConsumedCapacity WriteCapacity(const TableDefinition& table, const AttributeMap*
   return c;
 }
 
+void AddCapacity(const ConsumedCapacity& c, double factor, std::vector<ConsumedCapacity>* by_table) {
+  ConsumedCapacity* sum = nullptr;
+  for (ConsumedCapacity& entry : *by_table) {
+    if (entry.table_name == c.table_name) sum = &entry;
+  }
+  if (sum == nullptr) {
+    ConsumedCapacity empty;
+    empty.table_name = c.table_name;
+    empty.is_read = c.is_read;
+    by_table->push_back(empty);
+    sum = &by_table->back();
+  }
+  sum->table_units += factor * c.table_units;
+  for (const auto& [name, units] : c.global_index_units) sum->global_index_units[name] += factor * units;
+  for (const auto& [name, units] : c.local_index_units) sum->local_index_units[name] += factor * units;
+}
+
 }  // namespace dynapage

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace dynapage {
 
@@ -48,6 +49,10 @@ class AttributeValue;
 ConsumedCapacity WriteCapacity(const TableDefinition& table,
                                const std::map<std::string, AttributeValue>* old_item,
                                const std::map<std::string, AttributeValue>* new_item);
+
+// Adds factor × c into the entry of c's table in *by_table (appending one for a table not yet there), for the
+// per-table lists of BatchWriteItem and the transactions (factor 2).
+void AddCapacity(const ConsumedCapacity& c, double factor, std::vector<ConsumedCapacity>* by_table);
 
 }  // namespace dynapage
 

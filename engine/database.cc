@@ -1,5 +1,6 @@
 #include "engine/database.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <random>
@@ -180,6 +181,62 @@ Status Database::UpdateTableDefinition(const TableDefinition& definition) {
   return Status::OK();
 }
 
+Status Database::ChangeTable(const std::string& name, const DefinitionChange& change, TableDescription* before,
+                             TableDescription* after) {
+  std::lock_guard<std::mutex> write_lock(write_mutex_);
+  DP_RETURN_IF_ERROR(DescribeTable(name, before));
+  const TableDefinition& current = *before->definition;
+  TableDefinition next = current;
+  DP_RETURN_IF_ERROR(change(current, &next));
+
+  // A new index's keyspace is reserved and cleared before its first entry is written: a crash during the
+  // backfill leaves only entries that nothing will ever read.
+  std::vector<IndexDefinition> added;
+  uint32_t next_keyspace = next_keyspace_;
+  for (auto& index : next.indexes) {
+    if (index.keyspace != 0) continue;
+    index.keyspace = next_keyspace++;
+    added.push_back(index);
+  }
+  std::map<uint32_t, TableStats> added_stats;
+  if (!added.empty()) {
+    Storage::Batch reserve;
+    reserve.Put(kCounterKey, std::to_string(next_keyspace));
+    for (const auto& index : added) {
+      std::string prefix = KeyspacePrefix(index.keyspace);
+      reserve.DeleteRange(prefix, PrefixSuccessor(prefix));
+    }
+    DP_RETURN_IF_ERROR(storage_->Write(&reserve));
+    {
+      std::unique_lock<std::shared_mutex> lock(catalog_mutex_);
+      next_keyspace_ = next_keyspace;
+    }
+    DP_RETURN_IF_ERROR(BackfillIndexes(next, added, &added_stats));
+  }
+
+  Storage::Batch batch;
+  batch.Put(CatalogKey(name), SerializeTableDefinition(next));
+  std::vector<uint32_t> dropped;
+  for (const auto& index : current.indexes) {
+    bool kept = std::any_of(next.indexes.begin(), next.indexes.end(),
+                            [&](const IndexDefinition& i) { return i.keyspace == index.keyspace; });
+    if (kept) continue;
+    std::string prefix = KeyspacePrefix(index.keyspace);
+    batch.DeleteRange(prefix, PrefixSuccessor(prefix));
+    batch.Delete(StatsKey(index.keyspace));
+    dropped.push_back(index.keyspace);
+  }
+  for (const auto& [keyspace, stats] : added_stats) PutStats(keyspace, stats, &batch);
+  DP_RETURN_IF_ERROR(storage_->Write(&batch));
+  {
+    std::unique_lock<std::shared_mutex> lock(catalog_mutex_);
+    tables_[name] = std::make_shared<const TableDefinition>(std::move(next));
+    for (uint32_t keyspace : dropped) stats_.erase(keyspace);
+    for (const auto& [keyspace, stats] : added_stats) stats_[keyspace] = stats;
+  }
+  return DescribeTable(name, after);
+}
+
 void Database::ListTables(const std::string& exclusive_start, size_t limit, std::vector<std::string>* names,
                           bool* more) const {
   std::shared_lock<std::shared_mutex> lock(catalog_mutex_);
@@ -214,6 +271,27 @@ Status Database::GetItem(const TableDefinition& table, const AttributeMap& key, 
   return Status::OK();
 }
 
+Status Database::GetItems(std::vector<ItemRead>* reads) const {
+  std::vector<std::string> keys, values;
+  std::vector<bool> found;
+  for (const ItemRead& r : *reads) keys.push_back(TableItemKey(*r.table, r.key));
+  DP_RETURN_IF_ERROR(storage_->MultiGet(keys, &values, &found));
+  for (size_t i = 0; i < reads->size(); i++) {
+    ItemRead& r = (*reads)[i];
+    r.item.reset();
+    r.size = 0;
+    if (!found[i]) continue;
+    StoredItemView view;
+    AttributeMap item;
+    if (!ParseStoredItem(values[i], &view) || !DecodeStoredAttributeMap(view.json, &item)) {
+      return Status::Internal("corrupt item in table " + r.table->name);
+    }
+    r.item = std::move(item);
+    r.size = view.size;
+  }
+  return Status::OK();
+}
+
 void Database::AddIndexEntries(const TableDefinition& table, const AttributeMap* old_item,
                                const AttributeMap* new_item, Storage::Batch* batch,
                                std::map<uint32_t, TableStats>* deltas) {
@@ -234,6 +312,31 @@ void Database::AddIndexEntries(const TableDefinition& table, const AttributeMap*
       batch->Put(new_key, EncodeStoredItem(entry));
     }
   }
+}
+
+Status Database::BackfillIndexes(const TableDefinition& table, const std::vector<IndexDefinition>& added,
+                                 std::map<uint32_t, TableStats>* stats) {
+  constexpr size_t kEntriesPerBatch = 1000;
+  TableDefinition only_added = table;
+  only_added.indexes = added;
+  for (const auto& index : added) (*stats)[index.keyspace] = TableStats();
+  std::string prefix = KeyspacePrefix(table.keyspace);
+  auto it = storage_->NewIterator(prefix, PrefixSuccessor(prefix));
+  auto batch = std::make_unique<Storage::Batch>();
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    StoredItemView view;
+    AttributeMap item;
+    if (!ParseStoredItem(it->value(), &view) || !DecodeStoredAttributeMap(view.json, &item)) {
+      return Status::Internal("corrupt item in table " + table.name);
+    }
+    AddIndexEntries(only_added, nullptr, &item, batch.get(), stats);
+    if (batch->Count() >= kEntriesPerBatch) {
+      DP_RETURN_IF_ERROR(storage_->Write(batch.get()));
+      batch = std::make_unique<Storage::Batch>();
+    }
+  }
+  DP_RETURN_IF_ERROR(it->status());
+  return batch->Count() ? storage_->Write(batch.get()) : Status::OK();
 }
 
 Status Database::ApplyWrites(std::vector<ItemWrite>* writes, std::vector<Status>* statuses) {
@@ -264,8 +367,10 @@ Status Database::ApplyWrites(std::vector<ItemWrite>* writes, std::vector<Status>
   Storage::Batch batch;
   std::map<uint32_t, TableStats> deltas;
   for (ItemWrite& w : *writes) {
-    const TableDefinition& table = *w.table;
-    if (!FindTable(table.name)) return Status::NotFound("Requested resource not found");
+    // The definition as it is now: an index created or dropped since the caller looked the table up counts.
+    std::shared_ptr<const TableDefinition> current = FindTable(w.table->name);
+    if (!current || current->keyspace != w.table->keyspace) return Status::NotFound("Requested resource not found");
+    const TableDefinition& table = *current;
     std::string key = TableItemKey(table, w.key);
     TableStats& delta = deltas[table.keyspace];
     if (w.old_item) {

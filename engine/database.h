@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "engine/attribute_value.h"
+#include "engine/client_token_cache.h"
 #include "engine/consumed_capacity.h"
 #include "engine/status.h"
 #include "engine/storage.h"
@@ -45,6 +46,7 @@ struct TableDescription {
   std::string status = "ACTIVE";
   TableStats stats;
   std::map<std::string, TableStats> index_stats;  // by index name
+  std::map<std::string, std::string> index_status;  // by index name, for an index that is not ACTIVE
 };
 
 // Decides what becomes of one item. Called under the writer lock with the item as stored now (nullptr if
@@ -58,6 +60,15 @@ struct ItemWrite {
   // Filled in by ApplyWrites:
   std::optional<AttributeMap> old_item;
   std::optional<AttributeMap> new_item;
+};
+
+// One item to read with Database::GetItems().
+struct ItemRead {
+  std::shared_ptr<const TableDefinition> table;
+  AttributeMap key;
+  // Filled in by GetItems:
+  std::optional<AttributeMap> item;
+  uint64_t size = 0;  // the item's DynamoDB size, 0 if absent
 };
 
 class Database {
@@ -76,6 +87,15 @@ class Database {
   void ListTables(const std::string& exclusive_start, size_t limit, std::vector<std::string>* names, bool* more) const;
   // Replaces a table's definition (UpdateTable, tags, TTL). REQUIRES: same name and keyspace.
   Status UpdateTableDefinition(const TableDefinition& definition);
+  // Changes a table's definition under the writer lock (UpdateTable). change() sees the current definition
+  // and fills *next (same name and keyspace) or fails, leaving the table as it was. An index of next with
+  // keyspace 0 is new: it gets a keyspace and is backfilled from the table's items in batches, and the new
+  // definition is published only once every entry is written, so no reader sees a half-built index. An index
+  // of the current definition that next lacks is dropped with all its entries. *before and *after describe
+  // the table on either side of the change.
+  using DefinitionChange = std::function<Status(const TableDefinition& current, TableDefinition* next)>;
+  Status ChangeTable(const std::string& name, const DefinitionChange& change, TableDescription* before,
+                     TableDescription* after);
 
   // The table, or nullptr. Data-plane callers report "Requested resource not found" for nullptr.
   std::shared_ptr<const TableDefinition> FindTable(const std::string& name) const;
@@ -83,6 +103,13 @@ class Database {
   // Reads one item by key into *item. *found is false when absent; *size is its DynamoDB size.
   Status GetItem(const TableDefinition& table, const AttributeMap& key, AttributeMap* item, bool* found,
                  uint64_t* size) const;
+
+  // Reads every read's item from one snapshot of the store (TransactGetItems): never some items from before a
+  // write and some from after it. REQUIRES: each key passed ValidateKey for its table.
+  Status GetItems(std::vector<ItemRead>* reads) const;
+
+  // TransactWriteItems' ClientRequestTokens (engine/transactions.h).
+  ClientTokenCache& client_tokens() { return client_tokens_; }
 
   // Runs each write's mutator against the current state and, if every one succeeds, applies all of them in
   // one atomic batch. (*statuses)[i] is write i's outcome; the return value is OK only if all were applied.
@@ -95,6 +122,9 @@ class Database {
   void AddIndexEntries(const TableDefinition& table, const AttributeMap* old_item, const AttributeMap* new_item,
                        Storage::Batch* batch, std::map<uint32_t, TableStats>* deltas);
   void PutStats(uint32_t keyspace, const TableStats& stats, Storage::Batch* batch) const;
+  // Writes the entries of table's indexes `added` for every item of the table; fills their counters.
+  Status BackfillIndexes(const TableDefinition& table, const std::vector<IndexDefinition>& added,
+                         std::map<uint32_t, TableStats>* stats);
   TableStats StatsOf(uint32_t keyspace) const;
 
   DatabaseOptions options_;
@@ -107,6 +137,8 @@ class Database {
   std::map<std::string, std::shared_ptr<const TableDefinition>> tables_;
   std::map<uint32_t, TableStats> stats_;
   uint32_t next_keyspace_ = 1;
+
+  ClientTokenCache client_tokens_;
 };
 
 }  // namespace dynapage

@@ -101,6 +101,17 @@ std::string ExpressionAttributes::ValuesWithoutExpressionsMessage(const std::vec
   return msg;
 }
 
+std::string ExpressionAttributes::MixedParametersMessage(const std::vector<std::string>& non_expression,
+                                                         const std::vector<std::string>& expression) {
+  auto join = [](const std::vector<std::string>& v) {
+    std::string out = "{";
+    for (size_t i = 0; i < v.size(); i++) out += (i ? ", " : "") + v[i];
+    return out + "}";
+  };
+  return "Can not use both expression and non-expression parameters in the same request: Non-expression "
+         "parameters: " + join(non_expression) + " Expression parameters: " + join(expression);
+}
+
 std::string ExpressionAttributes::InvalidValueMessage(const std::string& reason, const std::string& key) {
   return "ExpressionAttributeValues contains invalid value: " + reason + " for key " + key;
 }

@@ -60,6 +60,10 @@ class ExpressionAttributes {
   // KeyConditionExpression are null" for {"FilterExpression", "KeyConditionExpression"};
   // "…: FilterExpression is null" for one name.
   static std::string ValuesWithoutExpressionsMessage(const std::vector<std::string>& null_expressions);
+  // "Can not use both expression and non-expression parameters in the same request: Non-expression parameters:
+  // {AttributesToGet, QueryFilter} Expression parameters: {ProjectionExpression}", members as given.
+  static std::string MixedParametersMessage(const std::vector<std::string>& non_expression,
+                                            const std::vector<std::string>& expression);
   // A value that failed AttributeValue validation: "ExpressionAttributeValues contains invalid value: <reason>
   // for key :a".
   static std::string InvalidValueMessage(const std::string& reason, const std::string& key);

@@ -65,6 +65,13 @@ Status ValidateItemKeys(const TableDefinition& table, const AttributeMap& item) 
                                   AttrTypeName(k.type) + " Actual: " + AttrTypeName(v->type) +
                                   " IndexName: " + index.name);
       }
+      if ((v->type == AttrType::kS || v->type == AttrType::kB) && v->scalar.empty()) {
+        return Status::Validation(
+            "One or more parameter values are not valid. A value specified for a secondary index key is not "
+            "supported. The AttributeValue for a key attribute cannot contain an empty " +
+            std::string(v->type == AttrType::kS ? "string" : "binary") + " value. IndexName: " + index.name +
+            ", IndexKey: " + k.name);
+      }
       return ValidateKeyValue(k.name, *v, is_partition);
     };
     DP_RETURN_IF_ERROR(check_index(index.key.hash, true));

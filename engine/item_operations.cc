@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "engine/expression_ast.h"
 #include "engine/expression_attributes.h"
 #include "engine/expression_parser.h"
 #include "engine/item_key.h"
@@ -10,63 +11,86 @@ namespace dynapage {
 
 namespace {
 const char kNotFound[] = "Requested resource not found";
+}  // namespace
 
-// What ReturnValues of a Put or Delete yields: the old item for ALL_OLD, when there was one.
-std::optional<AttributeMap> OldItemIfAsked(ReturnValues rv, const std::optional<AttributeMap>& old_item) {
-  if (rv == ReturnValues::kAllOld && old_item) return old_item;
-  return std::nullopt;
-}
-
-Status RunSingleWrite(Database& db, ItemWrite write, ReturnValues rv, WriteItemResult* result) {
+Status ApplySingleWrite(Database& db, ItemWrite write, bool return_old_item_on_failure, WriteItemResult* result,
+                        ItemWrite* applied) {
   std::vector<ItemWrite> writes;
   writes.push_back(std::move(write));
   std::vector<Status> statuses;
   Status s = db.ApplyWrites(&writes, &statuses);
-  const ItemWrite& w = writes[0];
-  if (!s.ok()) return s;
-  result->attributes = OldItemIfAsked(rv, w.old_item);
-  result->capacity = WriteCapacity(*w.table, w.old_item ? &*w.old_item : nullptr,
-                                   w.new_item ? &*w.new_item : nullptr);
+  *applied = std::move(writes[0]);
+  if (!s.ok()) {
+    if (s.code() == ErrorCode::kConditionalCheckFailed && return_old_item_on_failure) {
+      result->condition_failure_item = applied->old_item;
+    }
+    return s;
+  }
+  result->capacity = WriteCapacity(*applied->table, applied->old_item ? &*applied->old_item : nullptr,
+                                   applied->new_item ? &*applied->new_item : nullptr);
   return Status::OK();
 }
-}  // namespace
 
-Status PutItem(Database& db, const PutItemRequest& request, WriteItemResult* result) {
-  if (request.return_values != ReturnValues::kNone && request.return_values != ReturnValues::kAllOld) {
-    return Status::Validation("ReturnValues can only be ALL_OLD or NONE");
-  }
+Status PreparePutItem(Database& db, const PutItemRequest& request, ItemWrite* write) {
+  WriteCondition condition = request.condition;
+  DP_RETURN_IF_ERROR(PrepareWriteExpressions(request.expression_inputs, false, std::nullopt, false, &condition,
+                                             nullptr));
   if (ItemSize(request.item) > kMaxItemSize) {
     return Status::Validation("Item size has exceeded the maximum allowed size");
   }
   auto table = db.FindTable(request.table_name);
   if (!table) return Status::NotFound(kNotFound);
   DP_RETURN_IF_ERROR(ValidateItemKeys(*table, request.item));
-  ItemWrite write;
-  write.table = table;
-  write.key = KeyOf(table->key, request.item);
+  write->table = table;
+  write->key = KeyOf(table->key, request.item);
   const AttributeMap& item = request.item;
-  write.mutate = [&item](const AttributeMap*, std::optional<AttributeMap>* next) {
+  write->mutate = [condition, &item](const AttributeMap* current, std::optional<AttributeMap>* next) {
+    DP_RETURN_IF_ERROR(condition.Check(current));
     *next = item;
     return Status::OK();
   };
-  return RunSingleWrite(db, std::move(write), request.return_values, result);
+  return Status::OK();
 }
 
-Status DeleteItem(Database& db, const DeleteItemRequest& request, WriteItemResult* result) {
-  if (request.return_values != ReturnValues::kNone && request.return_values != ReturnValues::kAllOld) {
-    return Status::Validation("ReturnValues can only be ALL_OLD or NONE");
-  }
+Status PrepareDeleteItem(Database& db, const DeleteItemRequest& request, ItemWrite* write) {
+  WriteCondition condition = request.condition;
+  DP_RETURN_IF_ERROR(PrepareWriteExpressions(request.expression_inputs, false, std::nullopt, false, &condition,
+                                             nullptr));
   auto table = db.FindTable(request.table_name);
   if (!table) return Status::NotFound(kNotFound);
   DP_RETURN_IF_ERROR(ValidateKey(table->key, request.key));
-  ItemWrite write;
-  write.table = table;
-  write.key = request.key;
-  write.mutate = [](const AttributeMap*, std::optional<AttributeMap>* next) {
+  write->table = table;
+  write->key = request.key;
+  write->mutate = [condition](const AttributeMap* current, std::optional<AttributeMap>* next) {
+    DP_RETURN_IF_ERROR(condition.Check(current));
     next->reset();
     return Status::OK();
   };
-  return RunSingleWrite(db, std::move(write), request.return_values, result);
+  return Status::OK();
+}
+
+namespace {
+// PutItem and DeleteItem after their preparation: both accept only ALL_OLD and NONE, and return the old item.
+template <typename Request, typename Prepare>
+Status RunOldItemWrite(Database& db, const Request& request, Prepare prepare, WriteItemResult* result) {
+  if (request.return_values != ReturnValues::kNone && request.return_values != ReturnValues::kAllOld) {
+    return Status::Validation("ReturnValues can only be ALL_OLD or NONE");
+  }
+  ItemWrite write, applied;
+  DP_RETURN_IF_ERROR(prepare(db, request, &write));
+  DP_RETURN_IF_ERROR(
+      ApplySingleWrite(db, std::move(write), request.condition.return_old_item_on_failure, result, &applied));
+  if (request.return_values == ReturnValues::kAllOld) result->attributes = applied.old_item;
+  return Status::OK();
+}
+}  // namespace
+
+Status PutItem(Database& db, const PutItemRequest& request, WriteItemResult* result) {
+  return RunOldItemWrite(db, request, PreparePutItem, result);
+}
+
+Status DeleteItem(Database& db, const DeleteItemRequest& request, WriteItemResult* result) {
+  return RunOldItemWrite(db, request, PrepareDeleteItem, result);
 }
 
 Status PrepareItemProjection(const std::optional<std::string>& projection_expression,

@@ -1,8 +1,9 @@
-// Single-item operations: PutItem, GetItem, DeleteItem.
+// Single-item operations: PutItem, GetItem, DeleteItem (UpdateItem is engine/update_item.h).
 //
 // Requests arrive decoded and type-checked (AttributeValues validated); these functions do DynamoDB's
-// operation-level checks in its order (item size, then table lookup, then the key against the schema), apply
-// the write atomically with its index entries, and report what ReturnValues and ReturnConsumedCapacity ask for.
+// operation-level checks in its order (ReturnValues, expressions, item size, then table lookup, then the key
+// against the schema), apply the write atomically with its index entries under its condition, and report what
+// ReturnValues and ReturnConsumedCapacity ask for.
 
 #ifndef DYNAPAGE_ENGINE_ITEM_OPERATIONS_H_
 #define DYNAPAGE_ENGINE_ITEM_OPERATIONS_H_
@@ -47,6 +48,18 @@ struct WriteItemResult {
 
 Status PutItem(Database& db, const PutItemRequest& request, WriteItemResult* result);
 Status DeleteItem(Database& db, const DeleteItemRequest& request, WriteItemResult* result);
+
+// The parts of PutItem and DeleteItem that TransactWriteItems shares: each checks the request as the operation
+// does (all but ReturnValues) and builds the write, whose mutator checks the condition under the writer lock.
+// REQUIRES: request outlives *write.
+Status PreparePutItem(Database& db, const PutItemRequest& request, ItemWrite* write);
+Status PrepareDeleteItem(Database& db, const DeleteItemRequest& request, ItemWrite* write);
+
+// Applies one prepared write and reports its capacity. On ConditionalCheckFailed, when return_old_item_on_failure,
+// result->condition_failure_item is the item as it was (if there was one). *applied is the write with old_item
+// and new_item filled in.
+Status ApplySingleWrite(Database& db, ItemWrite write, bool return_old_item_on_failure, WriteItemResult* result,
+                        ItemWrite* applied);
 
 struct GetItemRequest {
   std::string table_name;

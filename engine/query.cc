@@ -90,6 +90,7 @@ Status Query(const Database& db, const QueryRequest& request, ItemSink* sink, Re
     DP_RETURN_IF_ERROR(CheckNestedKeyPaths(paths, plan.table->key, plan.index ? &plan.index->key : nullptr));
     DP_RETURN_IF_ERROR(CheckFilterAvoidsKeys(paths, schema, request.legacy_filter ? "QueryFilter" : "Filter Expression"));
   }
+  DP_RETURN_IF_ERROR(CheckIndexSelect(plan, request));
 
   uint32_t keyspace = plan.index ? plan.index->keyspace : plan.table->keyspace;
   PageSpec spec;

@@ -46,13 +46,19 @@ Status CheckMixedParameters(const ReadRequest& r, ReadKind kind,
   if (r.filter_expression) modern.push_back("FilterExpression");
   if (key_condition_expression && *key_condition_expression) modern.push_back("KeyConditionExpression");
   if (legacy.empty() || modern.empty()) return Status::OK();
-  auto join = [](const std::vector<std::string>& v) {
-    std::string out = "{";
-    for (size_t i = 0; i < v.size(); i++) out += (i ? ", " : "") + v[i];
-    return out + "}";
-  };
-  return Status::Validation("Can not use both expression and non-expression parameters in the same request: "
-                            "Non-expression parameters: " + join(legacy) + " Expression parameters: " + join(modern));
+  return Status::Validation(ExpressionAttributes::MixedParametersMessage(legacy, modern));
+}
+
+// The attributes an index entry holds: table and index keys, and an INCLUDE projection's attributes.
+std::vector<DocumentPath> ProjectedPaths(const TableDefinition& table, const IndexDefinition& index) {
+  std::set<std::string> names(index.non_key_attributes.begin(), index.non_key_attributes.end());
+  for (const KeySchema* key : {&table.key, &index.key}) {
+    names.insert(key->hash.name);
+    if (key->range) names.insert(key->range->name);
+  }
+  std::vector<DocumentPath> paths;
+  for (const auto& name : names) paths.push_back(DocumentPath{PathElement::Name(name)});
+  return paths;
 }
 
 void AddRootName(const DocumentPath& path, std::vector<std::string>* names) {
@@ -131,10 +137,6 @@ Status PrepareRead(const Database& db, const ReadRequest& r, ReadKind kind,
     }
     bool all_attributes = r.select && *r.select == "ALL_ATTRIBUTES";
     if (plan->index->projection != ProjectionType::kAll) {
-      if (all_attributes && plan->index->global) {
-        return Status::Validation(std::string(kInvalid) + "Select type ALL_ATTRIBUTES is not supported for global secondary index " +
-                                  plan->index->name + " because its projection type is not ALL");
-      }
       if (!plan->index->global) {
         bool outside = all_attributes;
         for (const auto& p : plan->projection) {
@@ -148,6 +150,11 @@ Status PrepareRead(const Database& db, const ReadRequest& r, ReadKind kind,
           }
         }
         plan->fetch_base_items = outside;
+        // Fetched for the filter alone: the answer still holds only what the index projects.
+        if (outside && !all_attributes && !plan->has_projection) {
+          plan->projection = ProjectedPaths(*plan->table, *plan->index);
+          plan->has_projection = true;
+        }
       }
     }
   }
@@ -161,6 +168,15 @@ Status PrepareRead(const Database& db, const ReadRequest& r, ReadKind kind,
     CollectConditionPaths(*plan->filter, &paths);
     for (const auto& p : paths) AddRootName(p, &plan->needed_attributes);
     for (const auto& p : plan->projection) AddRootName(p, &plan->needed_attributes);
+  }
+  return Status::OK();
+}
+
+Status CheckIndexSelect(const ReadPlan& plan, const ReadRequest& r) {
+  if (plan.index && plan.index->global && plan.index->projection != ProjectionType::kAll && r.select &&
+      *r.select == "ALL_ATTRIBUTES") {
+    return Status::Validation(std::string(kInvalid) + "Select type ALL_ATTRIBUTES is not supported for global secondary index " +
+                              plan.index->name + " because its projection type is not ALL");
   }
   return Status::OK();
 }

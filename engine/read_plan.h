@@ -3,8 +3,8 @@
 // PrepareRead makes the checks Query and Scan share, in DynamoDB's order (spec §3.2, §4, §7.1): expression
 // and non-expression parameters not mixed; Select against the projection; ExpressionAttributeNames/Values
 // present only with expressions, well-formed, all used; the expressions parsed; then the table, the index,
-// ConsistentRead on a GSI, Select against the index's projection, and the ExclusiveStartKey's shape. Query
-// and Scan add their own checks (key condition, segments) around it.
+// ConsistentRead on a GSI, and the ExclusiveStartKey's shape. Query and Scan add their own checks (key
+// condition, segments) around it, and end with CheckIndexSelect.
 
 #ifndef DYNAPAGE_ENGINE_READ_PLAN_H_
 #define DYNAPAGE_ENGINE_READ_PLAN_H_
@@ -43,6 +43,10 @@ struct ReadPlan {
 Status PrepareRead(const Database& db, const ReadRequest& request, ReadKind kind,
                    const std::optional<std::string>* key_condition_expression,
                    const std::optional<std::vector<LegacyCondition>>* key_conditions, ReadPlan* plan);
+
+// Select ALL_ATTRIBUTES on a GSI that does not project every attribute: DynamoDB checks it after everything
+// else (spec §3.2), so Query and Scan call this once their own checks have passed.
+Status CheckIndexSelect(const ReadPlan& plan, const ReadRequest& request);
 
 // The fetcher of base items for an LSI read outside its projection, or nullptr when the plan needs none.
 std::unique_ptr<BaseItemFetcher> NewBaseItemFetcher(const Database& db, const ReadPlan& plan);

@@ -44,6 +44,7 @@ Status Scan(const Database& db, const ScanRequest& request, ItemSink* sink, Read
     spec.lower = KeyspacePrefix(keyspace);
     spec.upper = PrefixSuccessor(spec.lower);
   }
+  DP_RETURN_IF_ERROR(CheckIndexSelect(plan, request));
   spec.limit = request.limit ? static_cast<uint64_t>(*request.limit) : 0;
   spec.max_page_bytes = db.options().max_page_bytes;
   ApplyPlanToPage(plan, &spec);

@@ -1,6 +1,6 @@
 #include "engine/start_key.h"
 
-#include "engine/attribute_value_json.h"
+#include "engine/attribute_value_format.h"
 #include "engine/item_key.h"
 #include "engine/key_codec.h"
 
@@ -53,7 +53,10 @@ Status ValidateStartKey(const TableDefinition& table, const IndexDefinition* ind
   }
   for (const auto& [name, value] : start_key) {
     bool is_partition = name == table.key.hash.name || (index && name == index->key.hash.name);
-    DP_RETURN_IF_ERROR(ValidateKeyValue(name, value, is_partition));
+    Status s = ValidateKeyValue(name, value, is_partition);
+    // On an index read the table key is checked as a key of its own, whose errors carry the prefix.
+    if (!s.ok() && index && !index->key.IsKeyAttribute(name)) return Status::Validation(std::string(kInvalid) + ": " + s.message());
+    DP_RETURN_IF_ERROR(s);
   }
   return Status::OK();
 }
@@ -91,7 +94,7 @@ std::string DescribeKeyForMessage(const AttributeMap& key) {
   for (const auto& [name, value] : key) {
     if (!first) out += ", ";
     first = false;
-    out += name + "=AttributeValue: " + DescribeAttributeValue(value);
+    out += name + "=" + FormatAttributeValue(value);
   }
   return out + "}";
 }

@@ -90,6 +90,23 @@ Status Storage::Get(std::string_view key, std::string* value, bool* found) const
   return FromRocks(s);
 }
 
+Status Storage::MultiGet(const std::vector<std::string>& keys, std::vector<std::string>* values,
+                         std::vector<bool>* found) const {
+  values->assign(keys.size(), std::string());
+  found->assign(keys.size(), false);
+  const rocksdb::Snapshot* snapshot = db_->GetSnapshot();
+  rocksdb::ReadOptions options;
+  options.snapshot = snapshot;
+  Status result;
+  for (size_t i = 0; i < keys.size() && result.ok(); i++) {
+    rocksdb::Status s = db_->Get(options, ToSlice(keys[i]), &(*values)[i]);
+    (*found)[i] = s.ok();
+    if (!s.ok() && !s.IsNotFound()) result = FromRocks(s);
+  }
+  db_->ReleaseSnapshot(snapshot);
+  return result;
+}
+
 Status Storage::Write(Batch* batch) {
   rocksdb::WriteOptions options;
   options.disableWAL = in_memory_;

@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "engine/status.h"
 
@@ -71,6 +72,10 @@ class Storage {
   };
 
   Status Get(std::string_view key, std::string* value, bool* found) const;
+  // Reads several keys from one snapshot: every value is as of the same moment, so no write lands between them.
+  // (*values)[i] and (*found)[i] answer keys[i].
+  Status MultiGet(const std::vector<std::string>& keys, std::vector<std::string>* values,
+                  std::vector<bool>* found) const;
   Status Write(Batch* batch);
   // REQUIRES: lower <= upper; upper may be empty for "no upper bound".
   std::unique_ptr<Iterator> NewIterator(std::string lower, std::string upper) const;

@@ -142,6 +142,8 @@ std::string SerializeTableDefinition(const TableDefinition& t) {
   w.String(t.arn);
   w.Key("payPerRequest");
   w.Bool(t.pay_per_request);
+  w.Key("payPerRequestSince");
+  w.Double(t.last_update_to_pay_per_request_time);
   w.Key("throughput");
   WriteThroughput(t.throughput, &w);
   w.Key("ttl");
@@ -192,6 +194,7 @@ bool ParseTableDefinition(const std::string& json, TableDefinition* t) {
   t->table_id = d["id"].GetString();
   t->arn = d["arn"].GetString();
   t->pay_per_request = d["payPerRequest"].GetBool();
+  if (d.HasMember("payPerRequestSince")) t->last_update_to_pay_per_request_time = d["payPerRequestSince"].GetDouble();
   ReadThroughput(d["throughput"], &t->throughput);
   t->ttl_attribute = d["ttl"].GetString();
   for (auto m = d["tags"].MemberBegin(); m != d["tags"].MemberEnd(); ++m) {

@@ -47,6 +47,7 @@ struct TableDefinition {
   std::string table_id;      // a UUID
   std::string arn;
   bool pay_per_request = false;
+  double last_update_to_pay_per_request_time = 0;  // when UpdateTable last switched to PAY_PER_REQUEST; 0: never
   ProvisionedThroughput throughput;
   std::string ttl_attribute;  // empty when TTL is disabled
   std::map<std::string, std::string> tags;

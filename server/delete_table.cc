@@ -19,10 +19,7 @@ Status HandleDeleteTable(OperationContext& ctx) {
   }
   TableDescription description;
   DP_RETURN_IF_ERROR(ctx.db.DeleteTable(*table_name, &description));
-  ctx.response.StartObject();
-  ctx.response.Key("TableDescription");
-  WriteTableDescription(description, &ctx.response);
-  ctx.response.EndObject();
+  WriteTableDescriptionResponse("TableDescription", description, &ctx.response);
   return Status::OK();
 }
 

@@ -15,10 +15,7 @@ Status HandleDescribeTable(OperationContext& ctx) {
   DP_RETURN_IF_ERROR(errors.ToStatus());
   TableDescription description;
   DP_RETURN_IF_ERROR(ctx.db.DescribeTable(*table_name, &description));
-  ctx.response.StartObject();
-  ctx.response.Key("Table");
-  WriteTableDescription(description, &ctx.response);
-  ctx.response.EndObject();
+  WriteTableDescriptionResponse("Table", description, &ctx.response);
   return Status::OK();
 }
 

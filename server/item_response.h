@@ -1,4 +1,9 @@
-// Helpers shared by the item operations' request reading and response writing.
+// Helpers shared by the single-item writes (PutItem, UpdateItem, DeleteItem): the request members they all have
+// and their answer.
+//
+// A handler reads its own members first (TableName, then Item, Key, UpdateExpression…), then the shared ones with
+// ReadWriteItemMembers(); it collects its own constraint violations and the shared ones (CheckWriteItemMembers()),
+// calls the engine, and ends with AnswerWriteItem().
 
 #ifndef DYNAPAGE_SERVER_ITEM_RESPONSE_H_
 #define DYNAPAGE_SERVER_ITEM_RESPONSE_H_
@@ -8,21 +13,32 @@
 
 #include "engine/item_operations.h"
 #include "server/consumed_capacity_json.h"
+#include "server/operation.h"
 #include "server/request_reader.h"
 
 namespace dynapage {
 
+struct WriteItemMembers {
+  std::optional<std::string> return_values;
+  std::optional<std::string> return_consumed_capacity;
+  std::optional<std::string> return_item_collection_metrics;
+  std::optional<std::string> return_on_failure;  // ReturnValuesOnConditionCheckFailure
+};
+
+// Reads ReturnValues, ReturnConsumedCapacity, ReturnItemCollectionMetrics, the condition (ConditionExpression,
+// Expected, ConditionalOperator, ReturnValuesOnConditionCheckFailure) and ExpressionAttributeNames/Values.
+Status ReadWriteItemMembers(const RequestReader& r, WriteItemMembers* members, WriteCondition* condition,
+                            ExpressionInputs* inputs);
+
+// Adds the enum violations of those members.
+void CheckWriteItemMembers(const WriteItemMembers& members, const WriteCondition& condition, ConstraintErrors* errors);
+
 ReturnValues ParseReturnValues(const std::optional<std::string>& value);
 
-// Reads ConditionExpression, Expected, ConditionalOperator and ReturnValuesOnConditionCheckFailure.
-Status ReadWriteCondition(const RequestReader& r, WriteCondition* condition,
-                          std::optional<std::string>* return_on_failure);
-
-// Writes the members of a single-item write response: Attributes, ConsumedCapacity.
-void WriteWriteItemResponse(const WriteItemResult& result, CapacityDetail detail, JsonWriter* w);
-
-// The error-body member carrying the old item of a failed condition ("Item": {…}), or "".
-std::string ConditionFailureExtra(const WriteItemResult& result);
+// Ends a handler: on success writes the response (Attributes, ConsumedCapacity); on failure returns status, with
+// the old item of a failed condition ("Item": {…}) in the error body when the request asked for it.
+Status AnswerWriteItem(const Status& status, const WriteItemResult& result, const WriteItemMembers& members,
+                       OperationContext* ctx);
 
 }  // namespace dynapage
 

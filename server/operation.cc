@@ -11,12 +11,23 @@ OperationHandler FindOperation(std::string_view name) {
       {"CreateTable", HandleCreateTable},
       {"DeleteItem", HandleDeleteItem},
       {"DeleteTable", HandleDeleteTable},
+      {"DescribeEndpoints", HandleDescribeEndpoints},
+      {"DescribeLimits", HandleDescribeLimits},
       {"DescribeTable", HandleDescribeTable},
+      {"DescribeTimeToLive", HandleDescribeTimeToLive},
       {"GetItem", HandleGetItem},
       {"ListTables", HandleListTables},
+      {"ListTagsOfResource", HandleListTagsOfResource},
       {"PutItem", HandlePutItem},
       {"Query", HandleQuery},
       {"Scan", HandleScan},
+      {"TagResource", HandleTagResource},
+      {"TransactGetItems", HandleTransactGetItems},
+      {"TransactWriteItems", HandleTransactWriteItems},
+      {"UntagResource", HandleUntagResource},
+      {"UpdateItem", HandleUpdateItem},
+      {"UpdateTable", HandleUpdateTable},
+      {"UpdateTimeToLive", HandleUpdateTimeToLive},
   };
   for (const auto& [op, handler] : kOperations) {
     if (op == name) return handler;

@@ -41,6 +41,17 @@ Status HandleBatchWriteItem(OperationContext& ctx);
 Status HandleBatchGetItem(OperationContext& ctx);
 Status HandleQuery(OperationContext& ctx);
 Status HandleScan(OperationContext& ctx);
+Status HandleUpdateItem(OperationContext& ctx);
+Status HandleTransactWriteItems(OperationContext& ctx);
+Status HandleTransactGetItems(OperationContext& ctx);
+Status HandleDescribeTimeToLive(OperationContext& ctx);
+Status HandleUpdateTimeToLive(OperationContext& ctx);
+Status HandleTagResource(OperationContext& ctx);
+Status HandleUntagResource(OperationContext& ctx);
+Status HandleListTagsOfResource(OperationContext& ctx);
+Status HandleDescribeEndpoints(OperationContext& ctx);
+Status HandleDescribeLimits(OperationContext& ctx);
+Status HandleUpdateTable(OperationContext& ctx);
 
 }  // namespace dynapage
 

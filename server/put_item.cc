@@ -7,9 +7,10 @@ namespace dynapage {
 
 Status HandlePutItem(OperationContext& ctx) {
   RequestReader r(ctx.request);
-  std::optional<std::string> table_name, return_values, capacity, metrics, return_on_failure;
+  std::optional<std::string> table_name;
   std::optional<AttributeMap> item;
   PutItemRequest request;
+  WriteItemMembers members;
   DP_RETURN_IF_ERROR(r.GetString("TableName", &table_name));
   Status item_status = r.GetAttributeMap("Item", &item);
   if (!item_status.ok()) {
@@ -20,33 +21,19 @@ Status HandlePutItem(OperationContext& ctx) {
     }
     return item_status;
   }
-  DP_RETURN_IF_ERROR(r.GetString("ReturnValues", &return_values));
-  DP_RETURN_IF_ERROR(r.GetString("ReturnConsumedCapacity", &capacity));
-  DP_RETURN_IF_ERROR(r.GetString("ReturnItemCollectionMetrics", &metrics));
-  DP_RETURN_IF_ERROR(ReadWriteCondition(r, &request.condition, &return_on_failure));
-  DP_RETURN_IF_ERROR(r.GetExpressionInputs(&request.expression_inputs));
+  DP_RETURN_IF_ERROR(ReadWriteItemMembers(r, &members, &request.condition, &request.expression_inputs));
 
   ConstraintErrors errors;
   errors.CheckTableName(table_name, "tableName");
   if (!item) errors.AddNull("item");
-  errors.CheckEnum(capacity, "returnConsumedCapacity", kReturnConsumedCapacityValues);
-  errors.CheckEnum(metrics, "returnItemCollectionMetrics", kReturnItemCollectionMetricsValues);
-  errors.CheckEnum(return_values, "returnValues", kReturnValuesValues);
-  errors.CheckEnum(return_on_failure, "returnValuesOnConditionCheckFailure", {"ALL_OLD", "NONE"});
-  errors.CheckEnum(request.condition.conditional_operator, "conditionalOperator", {"AND", "OR"});
+  CheckWriteItemMembers(members, request.condition, &errors);
   DP_RETURN_IF_ERROR(errors.ToStatus());
 
   request.table_name = *table_name;
   request.item = std::move(*item);
-  request.return_values = ParseReturnValues(return_values);
+  request.return_values = ParseReturnValues(members.return_values);
   WriteItemResult result;
-  Status status = PutItem(ctx.db, request, &result);
-  if (!status.ok()) {
-    ctx.error_extra = ConditionFailureExtra(result);
-    return status;
-  }
-  WriteWriteItemResponse(result, ParseCapacityDetail(capacity), &ctx.response);
-  return Status::OK();
+  return AnswerWriteItem(PutItem(ctx.db, request, &result), result, members, &ctx);
 }
 
 }  // namespace dynapage

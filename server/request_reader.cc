@@ -138,6 +138,33 @@ Status RequestReader::GetLegacyConditions(const char* name,
   return Status::OK();
 }
 
+Status RequestReader::GetAttributeUpdates(const char* name,
+                                          std::optional<std::vector<AttributeUpdate>>* out) const {
+  out->reset();
+  const rapidjson::Value* v = Get(name);
+  if (!v) return Status::OK();
+  DP_RETURN_IF_ERROR(CheckJsonObject(*v));
+  std::vector<AttributeUpdate> updates;
+  for (auto m = v->MemberBegin(); m != v->MemberEnd(); ++m) {
+    if (m->value.IsNull()) continue;
+    DP_RETURN_IF_ERROR(CheckJsonObject(m->value));
+    RequestReader u(m->value);
+    AttributeUpdate update;
+    update.attribute.assign(m->name.GetString(), m->name.GetStringLength());
+    std::optional<std::string> action;
+    DP_RETURN_IF_ERROR(u.GetString("Action", &action));
+    update.action = action.value_or("");
+    if (const rapidjson::Value* value = u.Get("Value")) {
+      AttributeValue decoded;
+      DP_RETURN_IF_ERROR(DecodeAttributeValue(*value, &decoded));
+      update.value = std::move(decoded);
+    }
+    updates.push_back(std::move(update));
+  }
+  *out = std::move(updates);
+  return Status::OK();
+}
+
 void ConstraintErrors::Add(const std::string& value, const std::string& path, const std::string& rule) {
   AddRaw("Value '" + value + "' at '" + path + "' failed to satisfy constraint: " + rule);
 }

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/attribute_updates.h"
 #include "engine/attribute_value.h"
 #include "engine/status.h"
 #include "engine/write_condition.h"
@@ -42,6 +43,8 @@ class RequestReader {
   Status GetExpressionInputs(ExpressionInputs* out) const;
   // A legacy condition map (Expected, QueryFilter, ScanFilter, KeyConditions).
   Status GetLegacyConditions(const char* name, std::optional<std::vector<LegacyCondition>>* out) const;
+  // UpdateItem's AttributeUpdates: {attribute: {Action, Value}}.
+  Status GetAttributeUpdates(const char* name, std::optional<std::vector<AttributeUpdate>>* out) const;
 
   const rapidjson::Value& body() const { return body_; }
 

@@ -74,13 +74,14 @@ void WriteTableDescription(const TableDescription& d, JsonWriter* w) {
   w->String(t.arn);
   w->Key("TableId");
   w->String(t.table_id);
-  if (t.pay_per_request) {
+  // A table created PROVISIONED shows no summary until it has been switched to PAY_PER_REQUEST once.
+  if (t.pay_per_request || t.last_update_to_pay_per_request_time > 0) {
     w->Key("BillingModeSummary");
     w->StartObject();
     w->Key("BillingMode");
-    w->String("PAY_PER_REQUEST");
+    w->String(t.pay_per_request ? "PAY_PER_REQUEST" : "PROVISIONED");
     w->Key("LastUpdateToPayPerRequestDateTime");
-    w->Double(t.creation_time);
+    w->Double(t.last_update_to_pay_per_request_time > 0 ? t.last_update_to_pay_per_request_time : t.creation_time);
     w->EndObject();
   }
   for (bool global : {false, true}) {
@@ -108,8 +109,9 @@ void WriteTableDescription(const TableDescription& d, JsonWriter* w) {
       }
       w->EndObject();
       if (global) {
+        auto status = d.index_status.find(index.name);
         w->Key("IndexStatus");
-        w->String(d.status == "DELETING" ? "DELETING" : "ACTIVE");
+        w->String(status != d.index_status.end() ? status->second : d.status == "DELETING" ? "DELETING" : "ACTIVE");
         w->Key("ProvisionedThroughput");
         WriteThroughput(index.throughput, t.pay_per_request, w);
       }
@@ -135,6 +137,13 @@ void WriteTableDescription(const TableDescription& d, JsonWriter* w) {
   }
   w->Key("DeletionProtectionEnabled");
   w->Bool(t.deletion_protection);
+  w->EndObject();
+}
+
+void WriteTableDescriptionResponse(const char* member, const TableDescription& description, JsonWriter* w) {
+  w->StartObject();
+  w->Key(member);
+  WriteTableDescription(description, w);
   w->EndObject();
 }
 

@@ -9,6 +9,8 @@
 namespace dynapage {
 
 void WriteTableDescription(const TableDescription& description, JsonWriter* w);
+// A whole response holding only the description: {"<member>": {…}} ("Table" or "TableDescription").
+void WriteTableDescriptionResponse(const char* member, const TableDescription& description, JsonWriter* w);
 
 }  // namespace dynapage
 

@@ -1,0 +1,33 @@
+// DescribeTimeToLive: whether a table has TTL enabled, and on which attribute.
+
+#include "engine/time_to_live.h"
+#include "server/operation.h"
+#include "server/request_reader.h"
+
+namespace dynapage {
+
+Status HandleDescribeTimeToLive(OperationContext& ctx) {
+  RequestReader r(ctx.request);
+  std::optional<std::string> table_name;
+  DP_RETURN_IF_ERROR(r.GetString("TableName", &table_name));
+  ConstraintErrors errors;
+  errors.CheckTableName(table_name, "tableName");
+  DP_RETURN_IF_ERROR(errors.ToStatus());
+  std::string attribute;
+  DP_RETURN_IF_ERROR(DescribeTimeToLive(ctx.db, *table_name, &attribute));
+  JsonWriter& w = ctx.response;
+  w.StartObject();
+  w.Key("TimeToLiveDescription");
+  w.StartObject();
+  w.Key("TimeToLiveStatus");
+  w.String(attribute.empty() ? "DISABLED" : "ENABLED");
+  if (!attribute.empty()) {
+    w.Key("AttributeName");
+    w.String(attribute);
+  }
+  w.EndObject();
+  w.EndObject();
+  return Status::OK();
+}
+
+}  // namespace dynapage
