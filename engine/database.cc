@@ -170,17 +170,6 @@ Status Database::DeleteTable(const std::string& name, TableDescription* out) {
   return Status::OK();
 }
 
-Status Database::UpdateTableDefinition(const TableDefinition& definition) {
-  std::lock_guard<std::mutex> write_lock(write_mutex_);
-  auto table = std::make_shared<const TableDefinition>(definition);
-  Storage::Batch batch;
-  batch.Put(CatalogKey(table->name), SerializeTableDefinition(*table));
-  DP_RETURN_IF_ERROR(storage_->Write(&batch));
-  std::unique_lock<std::shared_mutex> lock(catalog_mutex_);
-  tables_[table->name] = table;
-  return Status::OK();
-}
-
 Status Database::ChangeTable(const std::string& name, const DefinitionChange& change, TableDescription* before,
                              TableDescription* after) {
   std::lock_guard<std::mutex> write_lock(write_mutex_);

@@ -85,9 +85,7 @@ class Database {
   Status DeleteTable(const std::string& name, TableDescription* out);
   // Names in ascending order after exclusive_start (if not empty); *more is true when names remain.
   void ListTables(const std::string& exclusive_start, size_t limit, std::vector<std::string>* names, bool* more) const;
-  // Replaces a table's definition (UpdateTable, tags, TTL). REQUIRES: same name and keyspace.
-  Status UpdateTableDefinition(const TableDefinition& definition);
-  // Changes a table's definition under the writer lock (UpdateTable). change() sees the current definition
+  // Changes a table's definition under the writer lock (UpdateTable, TTL, tags). change() sees the current definition
   // and fills *next (same name and keyspace) or fails, leaving the table as it was. An index of next with
   // keyspace 0 is new: it gets a keyspace and is backfilled from the table's items in batches, and the new
   // definition is published only once every entry is written, so no reader sees a half-built index. An index

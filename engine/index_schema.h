@@ -36,15 +36,15 @@ struct SecondaryIndexInput {
   std::string name;
   bool global = true;
   std::vector<KeyElementInput> key;                           // 1 or 2 elements
-  std::optional<std::string> projection_type;                 // "ALL", "KEYS_ONLY" or "INCLUDE"
+  std::optional<std::string> projection_type;                 // "ALL", "INCLUDE" or "KEYS_ONLY"
   std::optional<std::vector<std::string>> non_key_attributes;
   std::optional<ProvisionedThroughput> throughput;            // GSIs only
 };
 
-// The table's own key schema as CreateTable sends it, with its indexes (may be empty), against definitions:
-// checks that every key attribute is defined and every definition is used, then the table key's shape.
-// REQUIRES: key has 1 or 2 elements; definitions have distinct names. has_index_lists: the request had a
-// LocalSecondaryIndexes or GlobalSecondaryIndexes member (even an empty one).
+// CreateTable's AttributeDefinitions against its table key schema and its indexes (may be empty): every key
+// attribute defined and, with indexes, every definition used. (Without indexes the count of definitions is
+// checked after the table key's shape, as DynamoDB does.) REQUIRES: key has 1 or 2 elements; definitions have
+// distinct names. has_index_lists: the request had a LocalSecondaryIndexes or GlobalSecondaryIndexes member.
 Status CheckAttributeDefinitions(const std::vector<KeyElementInput>& key,
                                  const std::vector<SecondaryIndexInput>& indexes, bool has_index_lists,
                                  const std::vector<KeyAttribute>& definitions);
