@@ -12,6 +12,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,7 +22,19 @@
 
 namespace dynapage {
 
-using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
+// RapidJSON's writer, plus a way to copy an already-encoded value (a stored item) into the output as one block:
+// Writer::RawValue copies it a byte at a time.
+class JsonWriter : public rapidjson::Writer<rapidjson::StringBuffer> {
+ public:
+  using rapidjson::Writer<rapidjson::StringBuffer>::Writer;
+
+  // REQUIRES: json is one complete JSON value of the given type.
+  void RawJson(std::string_view json, rapidjson::Type type) {
+    Prefix(type);
+    std::memcpy(os_->Push(json.size()), json.data(), json.size());
+    EndValue(true);
+  }
+};
 
 // Maximum nesting of L and M values.
 constexpr int kMaxNestingDepth = 32;

@@ -23,7 +23,7 @@ class ResponseSink : public ItemSink {
  public:
   explicit ResponseSink(JsonWriter* w) : w_(w) {}
   void AddJson(std::string_view json) override {
-    w_->RawValue(json.data(), json.size(), rapidjson::kObjectType);
+    w_->RawJson(json, rapidjson::kObjectType);
   }
   void AddItem(const AttributeMap& item) override { WriteAttributeMap(item, w_); }
 
