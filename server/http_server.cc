@@ -90,14 +90,29 @@ int HttpServer::Bind(const std::string& host, int port) {
   return server_->bind_to_port(host, port) ? port : -1;
 }
 
-void HttpServer::Run() { server_->listen_after_bind(); }
+void HttpServer::Run() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (stopping_) return;
+    run_started_ = true;
+  }
+  server_->listen_after_bind();
+  run_returned_ = true;
+}
 
 void HttpServer::Stop() {
+  bool started;
   {
     std::lock_guard<std::mutex> lock(mu_);
     stopping_ = true;
+    started = run_started_;
   }
-  server_->stop();
+  // cpp-httplib's stop() does nothing until its listener loop has begun, so a stop that comes just as Run()
+  // starts (a SIGTERM right after start-up) is repeated until it takes.
+  while (started && !run_returned_) {
+    server_->stop();
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
 }
 
 void HttpServer::WaitForRequests() {

@@ -37,7 +37,8 @@ class HttpServer {
   int Bind(const std::string& host, int port);
   // Serves until Stop() is called. REQUIRES: Bind succeeded.
   void Run();
-  // Safe to call from any thread.
+  // Safe to call from any thread, before or while Run() runs. If Run() has started, returns once it has
+  // returned; if not, Run() will return at once.
   void Stop();
   // After Stop(): waits until no request is being handled.
   void WaitForRequests();
@@ -50,8 +51,10 @@ class HttpServer {
   std::unique_ptr<httplib::Server> server_;
   std::mutex mu_;
   std::condition_variable idle_;
-  int in_flight_ = 0;       // guarded by mu_
-  bool stopping_ = false;   // guarded by mu_
+  int in_flight_ = 0;          // guarded by mu_
+  bool stopping_ = false;      // guarded by mu_
+  bool run_started_ = false;   // guarded by mu_
+  std::atomic<bool> run_returned_{false};
 };
 
 constexpr size_t kMaxRequestBytes = 16 * 1024 * 1024;
