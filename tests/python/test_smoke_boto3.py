@@ -364,6 +364,16 @@ def test_clean_exit_on_signal(start_dynapage, sig):
     ddb.close()
 
 
+def test_signal_right_after_start_up_is_not_lost(start_dynapage):
+    # A stop that arrives as the listener starts (a test harness that starts a server and stops it at once) must
+    # still stop it: cpp-httplib ignores a stop() that comes before its listener loop runs.
+    for _ in range(20):
+        server = start_dynapage()
+        code, out = server.stop(signal.SIGTERM, timeout=5.0)
+        assert code == 0, server.stderr()
+        assert "stopped" in out
+
+
 def test_clean_exit_without_clients(start_dynapage):
     server = start_dynapage()
     client = server.client()
