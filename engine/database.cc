@@ -249,8 +249,13 @@ std::shared_ptr<const TableDefinition> Database::FindTable(const std::string& na
 
 Status Database::GetItem(const TableDefinition& table, const AttributeMap& key, AttributeMap* item, bool* found,
                          uint64_t* size) const {
+  return ReadStoredItem(table, TableItemKey(table, key), item, found, size);
+}
+
+Status Database::ReadStoredItem(const TableDefinition& table, const std::string& storage_key, AttributeMap* item,
+                                bool* found, uint64_t* size) const {
   std::string value;
-  DP_RETURN_IF_ERROR(storage_->Get(TableItemKey(table, key), &value, found));
+  DP_RETURN_IF_ERROR(storage_->Get(storage_key, &value, found));
   if (!*found) return Status::OK();
   StoredItemView view;
   if (!ParseStoredItem(value, &view) || !DecodeStoredAttributeMap(view.json, item)) {
@@ -333,17 +338,21 @@ Status Database::ApplyWrites(std::vector<ItemWrite>* writes, std::vector<Status>
   statuses->assign(writes->size(), Status::OK());
   bool all_ok = true;
   Status first_error;
+  // Each write's storage key, computed once: the key encoding depends only on the table's key schema and
+  // keyspace, which no change of definition alters.
+  std::vector<std::string> storage_keys(writes->size());
   for (size_t i = 0; i < writes->size(); i++) {
     ItemWrite& w = (*writes)[i];
     w.old_item.reset();
     w.new_item.reset();
+    storage_keys[i] = TableItemKey(*w.table, w.key);
     AttributeMap current;
     bool found = false;
     uint64_t size = 0;
-    Status s = GetItem(*w.table, w.key, &current, &found, &size);
+    Status s = ReadStoredItem(*w.table, storage_keys[i], &current, &found, &size);
     if (s.ok()) {
-      if (found) w.old_item = current;
-      s = w.mutate(found ? &current : nullptr, &w.new_item);
+      if (found) w.old_item = std::move(current);
+      s = w.mutate(found ? &*w.old_item : nullptr, &w.new_item);
     }
     if (!s.ok()) {
       (*statuses)[i] = s;
@@ -355,12 +364,13 @@ Status Database::ApplyWrites(std::vector<ItemWrite>* writes, std::vector<Status>
 
   Storage::Batch batch;
   std::map<uint32_t, TableStats> deltas;
-  for (ItemWrite& w : *writes) {
+  for (size_t i = 0; i < writes->size(); i++) {
+    ItemWrite& w = (*writes)[i];
     // The definition as it is now: an index created or dropped since the caller looked the table up counts.
     std::shared_ptr<const TableDefinition> current = FindTable(w.table->name);
     if (!current || current->keyspace != w.table->keyspace) return Status::NotFound("Requested resource not found");
     const TableDefinition& table = *current;
-    std::string key = TableItemKey(table, w.key);
+    const std::string& key = storage_keys[i];
     TableStats& delta = deltas[table.keyspace];
     if (w.old_item) {
       delta.item_count--;

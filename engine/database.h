@@ -117,6 +117,8 @@ class Database {
  private:
   Database() = default;
   Status LoadCatalog();
+  Status ReadStoredItem(const TableDefinition& table, const std::string& storage_key, AttributeMap* item,
+                        bool* found, uint64_t* size) const;
   void AddIndexEntries(const TableDefinition& table, const AttributeMap* old_item, const AttributeMap* new_item,
                        Storage::Batch* batch, std::map<uint32_t, TableStats>* deltas);
   void PutStats(uint32_t keyspace, const TableStats& stats, Storage::Batch* batch) const;
