@@ -52,6 +52,12 @@ HttpServer::HttpServer(Database* db) : dispatcher_(db), server_(new httplib::Ser
   // Responses go out as header and body writes; without TCP_NODELAY, Nagle and delayed ACKs add ~40 ms a request.
   server_->set_tcp_nodelay(true);
   server_->set_payload_max_length(kMaxRequestBytes);
+  // cpp-httplib's default also sets SO_REUSEPORT, which lets a second server bind a port already in use and
+  // silently share its connections; a busy port must be an error instead.
+  server_->set_socket_options([](socket_t sock) {
+    int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, reinterpret_cast<const char*>(&yes), sizeof(yes));
+  });
   server_->new_task_queue = [] { return new ConnectionThreads(); };
   auto handle = [this](const httplib::Request& req, httplib::Response& res) {
     if (!BeginRequest()) {

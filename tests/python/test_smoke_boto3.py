@@ -374,6 +374,13 @@ def test_signal_right_after_start_up_is_not_lost(start_dynapage):
         assert "stopped" in out
 
 
+def test_busy_port_is_an_error(start_dynapage):
+    server = start_dynapage()
+    result = subprocess.run([dynapage_binary(), "--port", str(server.port)], capture_output=True, text=True, timeout=10)
+    assert result.returncode != 0
+    assert "cannot listen" in result.stderr
+
+
 def test_clean_exit_without_clients(start_dynapage):
     server = start_dynapage()
     client = server.client()
