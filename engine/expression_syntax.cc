@@ -89,45 +89,26 @@ bool SyntaxParser::ParseCondition(SyntaxCondition* out) {
 }
 
 bool SyntaxParser::ParseOr(SyntaxCondition* out, bool* wrapped) {
-  SyntaxCondition first;
-  if (!ParseAnd(&first, wrapped)) return false;
-  std::vector<SyntaxCondition> terms;
-  terms.push_back(std::move(first));
-  while (AtKeyword("OR")) {
-    size_t save = pos_;
-    bool save_redundant = redundant_;
-    pos_++;
-    SyntaxCondition next;
-    bool w;
-    if (!ParseAnd(&next, &w)) {
-      pos_ = save;
-      redundant_ = save_redundant;
-      break;
-    }
-    terms.push_back(std::move(next));
-  }
-  if (terms.size() == 1) {
-    *out = std::move(terms[0]);
-    return true;
-  }
-  *wrapped = false;
-  out->kind = SyntaxCondition::Kind::kOr;
-  out->children = std::move(terms);
-  return true;
+  return ParseJunction("OR", SyntaxCondition::Kind::kOr, &SyntaxParser::ParseAnd, out, wrapped);
 }
 
 bool SyntaxParser::ParseAnd(SyntaxCondition* out, bool* wrapped) {
+  return ParseJunction("AND", SyntaxCondition::Kind::kAnd, &SyntaxParser::ParseNot, out, wrapped);
+}
+
+bool SyntaxParser::ParseJunction(const char* keyword, SyntaxCondition::Kind kind, OperandParser operand,
+                                 SyntaxCondition* out, bool* wrapped) {
   SyntaxCondition first;
-  if (!ParseNot(&first, wrapped)) return false;
+  if (!(this->*operand)(&first, wrapped)) return false;
   std::vector<SyntaxCondition> terms;
   terms.push_back(std::move(first));
-  while (AtKeyword("AND")) {
+  while (AtKeyword(keyword)) {
     size_t save = pos_;
     bool save_redundant = redundant_;
     pos_++;
     SyntaxCondition next;
     bool w;
-    if (!ParseNot(&next, &w)) {
+    if (!(this->*operand)(&next, &w)) {
       pos_ = save;
       redundant_ = save_redundant;
       break;
@@ -139,7 +120,7 @@ bool SyntaxParser::ParseAnd(SyntaxCondition* out, bool* wrapped) {
     return true;
   }
   *wrapped = false;
-  out->kind = SyntaxCondition::Kind::kAnd;
+  out->kind = kind;
   out->children = std::move(terms);
   return true;
 }

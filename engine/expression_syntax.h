@@ -109,6 +109,10 @@ class SyntaxParser {
 
   bool ParseOr(SyntaxCondition* out, bool* wrapped);
   bool ParseAnd(SyntaxCondition* out, bool* wrapped);
+  // OR and AND lists share one shape: an operand, then "keyword operand" for as long as the operand parses.
+  using OperandParser = bool (SyntaxParser::*)(SyntaxCondition*, bool*);
+  bool ParseJunction(const char* keyword, SyntaxCondition::Kind kind, OperandParser operand, SyntaxCondition* out,
+                     bool* wrapped);
   bool ParseNot(SyntaxCondition* out, bool* wrapped);
   bool ParsePrimary(SyntaxCondition* out, bool* wrapped);
   bool ParseComparison(SyntaxCondition* out);

@@ -7,18 +7,14 @@
 namespace dynapage {
 
 Status HandleDeleteTable(OperationContext& ctx) {
-  RequestReader r(ctx.request);
-  std::optional<std::string> table_name;
-  DP_RETURN_IF_ERROR(r.GetString("TableName", &table_name));
-  ConstraintErrors errors;
-  errors.CheckTableName(table_name, "tableName");
-  DP_RETURN_IF_ERROR(errors.ToStatus());
-  auto table = ctx.db.FindTable(*table_name);
+  std::string table_name;
+  DP_RETURN_IF_ERROR(ReadTableNameOnly(RequestReader(ctx.request), &table_name));
+  auto table = ctx.db.FindTable(table_name);
   if (table && table->deletion_protection) {
     return Status::Validation("Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.");
   }
   TableDescription description;
-  DP_RETURN_IF_ERROR(ctx.db.DeleteTable(*table_name, &description));
+  DP_RETURN_IF_ERROR(ctx.db.DeleteTable(table_name, &description));
   WriteTableDescriptionResponse("TableDescription", description, &ctx.response);
   return Status::OK();
 }

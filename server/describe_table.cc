@@ -7,14 +7,10 @@
 namespace dynapage {
 
 Status HandleDescribeTable(OperationContext& ctx) {
-  RequestReader r(ctx.request);
-  std::optional<std::string> table_name;
-  DP_RETURN_IF_ERROR(r.GetString("TableName", &table_name));
-  ConstraintErrors errors;
-  errors.CheckTableName(table_name, "tableName");
-  DP_RETURN_IF_ERROR(errors.ToStatus());
+  std::string table_name;
+  DP_RETURN_IF_ERROR(ReadTableNameOnly(RequestReader(ctx.request), &table_name));
   TableDescription description;
-  DP_RETURN_IF_ERROR(ctx.db.DescribeTable(*table_name, &description));
+  DP_RETURN_IF_ERROR(ctx.db.DescribeTable(table_name, &description));
   WriteTableDescriptionResponse("Table", description, &ctx.response);
   return Status::OK();
 }

@@ -7,14 +7,10 @@
 namespace dynapage {
 
 Status HandleDescribeTimeToLive(OperationContext& ctx) {
-  RequestReader r(ctx.request);
-  std::optional<std::string> table_name;
-  DP_RETURN_IF_ERROR(r.GetString("TableName", &table_name));
-  ConstraintErrors errors;
-  errors.CheckTableName(table_name, "tableName");
-  DP_RETURN_IF_ERROR(errors.ToStatus());
+  std::string table_name;
+  DP_RETURN_IF_ERROR(ReadTableNameOnly(RequestReader(ctx.request), &table_name));
   std::string attribute;
-  DP_RETURN_IF_ERROR(DescribeTimeToLive(ctx.db, *table_name, &attribute));
+  DP_RETURN_IF_ERROR(DescribeTimeToLive(ctx.db, table_name, &attribute));
   JsonWriter& w = ctx.response;
   w.StartObject();
   w.Key("TimeToLiveDescription");

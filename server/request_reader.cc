@@ -165,6 +165,16 @@ Status RequestReader::GetAttributeUpdates(const char* name,
   return Status::OK();
 }
 
+Status ReadTableNameOnly(const RequestReader& r, std::string* table_name) {
+  std::optional<std::string> name;
+  DP_RETURN_IF_ERROR(r.GetString("TableName", &name));
+  ConstraintErrors errors;
+  errors.CheckTableName(name, "tableName");
+  DP_RETURN_IF_ERROR(errors.ToStatus());
+  *table_name = std::move(*name);
+  return Status::OK();
+}
+
 void ConstraintErrors::Add(const std::string& value, const std::string& path, const std::string& rule) {
   AddRaw("Value '" + value + "' at '" + path + "' failed to satisfy constraint: " + rule);
 }

@@ -73,6 +73,10 @@ class ConstraintErrors {
   std::vector<std::string> errors_;
 };
 
+// Operations whose only member is TableName (DescribeTable, DeleteTable, DescribeTimeToLive): reads it with
+// its type and constraint checks.
+Status ReadTableNameOnly(const RequestReader& r, std::string* table_name);
+
 // The allowed values of ReturnValues, ReturnItemCollectionMetrics and ReturnConsumedCapacity, in DynamoDB's message order.
 extern const std::vector<std::string> kReturnConsumedCapacityValues;
 extern const std::vector<std::string> kReturnValuesValues;
