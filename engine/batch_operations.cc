@@ -33,18 +33,12 @@ Status BatchWriteItem(Database& db, const BatchWriteRequest& request, BatchWrite
     if (!table) return Status::NotFound(kNotFound);
     for (const auto& e : entries) {
       if (e.is_put) {
-        Status s = ValidateItemKeys(*table, e.item_or_key);
-        if (!s.ok()) {
-          // DynamoDB rewrites key errors of a batch put to the generic schema message, except type errors
-          // of index keys.
-          if (s.message().find("Index Key") != std::string::npos) return s;
-          if (s.message().find("key attribute cannot contain an empty") != std::string::npos) return s;
-          if (s.message().find("Size of hashkey") != std::string::npos ||
-              s.message().find("range keys") != std::string::npos) {
-            return s;
-          }
+        // A batch put words a missing or mistyped table key attribute as the generic schema error; the other
+        // key errors (empty values, sizes, index key types) keep their own messages.
+        if (!HasTableKeyAttributes(table->key, e.item_or_key)) {
           return Status::Validation("The provided key element does not match the schema");
         }
+        DP_RETURN_IF_ERROR(ValidateItemKeys(*table, e.item_or_key));
       } else {
         DP_RETURN_IF_ERROR(ValidateKey(table->key, e.item_or_key));
       }

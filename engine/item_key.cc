@@ -44,6 +44,14 @@ Status ValidateKey(const KeySchema& schema, const AttributeMap& key) {
   return Status::OK();
 }
 
+bool HasTableKeyAttributes(const KeySchema& schema, const AttributeMap& item) {
+  auto has = [&](const KeyAttribute& k) {
+    const AttributeValue* v = Find(item, k.name);
+    return v && v->type == k.type;
+  };
+  return has(schema.hash) && (!schema.range || has(*schema.range));
+}
+
 Status ValidateItemKeys(const TableDefinition& table, const AttributeMap& item) {
   auto check = [&](const KeyAttribute& k, bool is_partition) -> Status {
     const AttributeValue* v = Find(item, k.name);

@@ -25,6 +25,10 @@ Status ValidateKey(const KeySchema& schema, const AttributeMap& key);
 // a expected: S actual: N", empty values, sizes. Also checks the item's index key attributes' types.
 Status ValidateItemKeys(const TableDefinition& table, const AttributeMap& item);
 
+// True if item has the table's key attributes with the declared types (the part of ValidateItemKeys that
+// BatchWriteItem reports as "The provided key element does not match the schema").
+bool HasTableKeyAttributes(const KeySchema& schema, const AttributeMap& item);
+
 // Checks one key value: empty S/B and the size limits. is_partition selects the 2048- or 1024-byte limit.
 Status ValidateKeyValue(const std::string& name, const AttributeValue& value, bool is_partition);
 

@@ -51,10 +51,7 @@ Status HandleBatchWriteItem(OperationContext& ctx) {
               entry.item_or_key = std::move(*key);
             }
           }
-          if (!put && !del) {
-            return Status::Validation("Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes");
-          }
-          if (put && del) {
+          if (!put == !del) {  // neither or both (dynalite's wording for either case)
             return Status::Validation("Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes");
           }
           entries.push_back(std::move(entry));

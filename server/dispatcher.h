@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "engine/database.h"
 
@@ -22,7 +23,7 @@ struct WireRequest {
   std::string authorization;    // Authorization header
   bool has_amz_date = false;    // X-Amz-Date or Date present
   bool query_has_algorithm = false;  // X-Amz-Algorithm in the query string (presigned)
-  std::string body;
+  std::string_view body;  // REQUIRES: outlives Handle()
 };
 
 struct WireResponse {

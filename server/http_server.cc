@@ -73,7 +73,7 @@ HttpServer::HttpServer(Database* db) : dispatcher_(db), server_(new httplib::Ser
     w.authorization = req.get_header_value("Authorization");
     w.has_amz_date = req.has_header("X-Amz-Date") || req.has_header("Date");
     w.query_has_algorithm = req.has_param("X-Amz-Algorithm");
-    w.body = req.body;
+    w.body = req.body;  // a view: the request outlives the dispatch
     WireResponse r = dispatcher_.Handle(w);
     res.status = r.status;
     res.set_header("x-amzn-RequestId", r.request_id);

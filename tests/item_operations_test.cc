@@ -576,6 +576,10 @@ TEST_F(ItemOperationsTest, BatchWriteKeyErrors) {
                                 R"({"RequestItems":{"items":[)" + PutRequest(R"({"pk":{"S":"ok"}})") + "," + request + "]}}");
     ExpectValidation(r, kNoMatch);
   }
+  // A present, well-typed key with a bad value keeps its own message.
+  HttpResult r = server_.Call("BatchWriteItem", R"({"RequestItems":{"items":[)" + PutRequest(R"({"pk":{"S":""}})") + "]}}");
+  ExpectValidation(r, "One or more parameter values are not valid. The AttributeValue for a key attribute cannot "
+                      "contain an empty string value. Key: pk");
   EXPECT_EQ("{}", Stored("items", R"({"pk":{"S":"ok"}})"));
 }
 
