@@ -2,8 +2,16 @@
 
 #include <httplib.h>
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <chrono>
+#include <set>
 #include <thread>
+
+#include "server/connection_stream.h"
 
 namespace dynapage {
 
@@ -44,13 +52,94 @@ class ConnectionThreads : public httplib::TaskQueue {
   };
   std::shared_ptr<State> state_ = std::make_shared<State>();
 };
+bool EqualsIgnoringCase(const std::string& a, const char* b, size_t b_size) {
+  if (a.size() != b_size) return false;
+  for (size_t i = 0; i < b_size; i++) {
+    char c = a[i];
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    if (c != b[i]) return false;
+  }
+  return true;
+}
+
+// One pass over the headers, the first of repeated ones counting (as in Request::get_header_value): each of
+// cpp-httplib's lookups would compare names through tolower() per character.
+void ReadWireHeaders(const httplib::Headers& headers, WireRequest* w) {
+  bool have_type = false, have_target = false, have_authorization = false;
+  for (const auto& [name, value] : headers) {
+    if (!have_type && EqualsIgnoringCase(name, "content-type", 12)) {
+      w->content_type = value;
+      have_type = true;
+    } else if (!have_target && EqualsIgnoringCase(name, "x-amz-target", 12)) {
+      w->target = value;
+      have_target = true;
+    } else if (!have_authorization && EqualsIgnoringCase(name, "authorization", 13)) {
+      w->authorization = value;
+      have_authorization = true;
+    } else if (EqualsIgnoringCase(name, "x-amz-date", 10) || EqualsIgnoringCase(name, "date", 4)) {
+      w->has_amz_date = true;
+    }
+  }
+}
 }  // namespace
 
-HttpServer::HttpServer(Database* db) : dispatcher_(db), server_(new httplib::Server()) {
-  server_->set_keep_alive_max_count(1u << 30);
-  server_->set_keep_alive_timeout(120);
-  // Responses go out as header and body writes; without TCP_NODELAY, Nagle and delayed ACKs add ~40 ms a request.
-  server_->set_tcp_nodelay(true);
+// cpp-httplib parses requests and writes responses; this class owns the connection loop around them, so
+// that each request costs one recv() and one send() (see ConnectionStream), and so that Stop() can end
+// connections that sit idle between requests instead of leaving their threads blocked for the keep-alive
+// timeout.
+class HttpServer::ConnectionServer : public httplib::Server {
+ public:
+  // Ends idle connections now and busy ones after their current request.
+  void CloseConnections() {
+    std::lock_guard<std::mutex> lock(mu_);
+    closing_ = true;
+    for (socket_t sock : open_) ::shutdown(sock, SHUT_RD);
+  }
+
+ private:
+  bool process_and_close_socket(socket_t sock) override {
+    int yes = 1;
+    setsockopt(sock, IPPROTO_TCP, TCP_NODELAY, &yes, sizeof(yes));
+    timeval keep_alive{kKeepAliveSeconds, 0};
+    setsockopt(sock, SOL_SOCKET, SO_RCVTIMEO, &keep_alive, sizeof(keep_alive));
+    setsockopt(sock, SOL_SOCKET, SO_SNDTIMEO, &keep_alive, sizeof(keep_alive));
+    bool ok = false;
+    if (Register(sock)) {
+      ConnectionStream stream(sock);
+      while (true) {
+        bool connection_closed = false;
+        ok = process_request(stream, /*close_connection=*/false, connection_closed, nullptr);
+        ok = stream.Flush() && ok;
+        if (!ok || connection_closed || Closing()) break;
+      }
+      Unregister(sock);
+    }
+    ::shutdown(sock, SHUT_RDWR);
+    ::close(sock);
+    return ok;
+  }
+
+  bool Register(socket_t sock) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (closing_) return false;
+    open_.insert(sock);
+    return true;
+  }
+  void Unregister(socket_t sock) {
+    std::lock_guard<std::mutex> lock(mu_);
+    open_.erase(sock);
+  }
+  bool Closing() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return closing_;
+  }
+
+  std::mutex mu_;
+  std::set<socket_t> open_;  // guarded by mu_
+  bool closing_ = false;     // guarded by mu_
+};
+
+HttpServer::HttpServer(Database* db) : dispatcher_(db), server_(new ConnectionServer()) {
   server_->set_payload_max_length(kMaxRequestBytes);
   // cpp-httplib's default also sets SO_REUSEPORT, which lets a second server bind a port already in use and
   // silently share its connections; a busy port must be an error instead.
@@ -68,10 +157,7 @@ HttpServer::HttpServer(Database* db) : dispatcher_(db), server_(new httplib::Ser
     WireRequest w;
     w.method = req.method;
     w.path = req.path;
-    w.content_type = req.get_header_value("Content-Type");
-    w.target = req.get_header_value("X-Amz-Target");
-    w.authorization = req.get_header_value("Authorization");
-    w.has_amz_date = req.has_header("X-Amz-Date") || req.has_header("Date");
+    ReadWireHeaders(req.headers, &w);
     w.query_has_algorithm = req.has_param("X-Amz-Algorithm");
     w.body = req.body;  // a view: the request outlives the dispatch
     WireResponse r = dispatcher_.Handle(w);
@@ -113,6 +199,8 @@ void HttpServer::Stop() {
     stopping_ = true;
     started = run_started_;
   }
+  // Connections are ended first, so that Run() need not wait its grace period for idle ones.
+  server_->CloseConnections();
   // cpp-httplib's stop() does nothing until its listener loop has begun, so a stop that comes just as Run()
   // starts (a SIGTERM right after start-up) is repeated until it takes.
   while (started && !run_returned_) {

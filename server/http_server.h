@@ -22,10 +22,6 @@
 #include "engine/database.h"
 #include "server/dispatcher.h"
 
-namespace httplib {
-class Server;
-}
-
 namespace dynapage {
 
 class HttpServer {
@@ -44,11 +40,13 @@ class HttpServer {
   void WaitForRequests();
 
  private:
+  class ConnectionServer;
+
   bool BeginRequest();
   void EndRequest();
 
   Dispatcher dispatcher_;
-  std::unique_ptr<httplib::Server> server_;
+  std::unique_ptr<ConnectionServer> server_;
   std::mutex mu_;
   std::condition_variable idle_;
   int in_flight_ = 0;          // guarded by mu_
@@ -58,6 +56,8 @@ class HttpServer {
 };
 
 constexpr size_t kMaxRequestBytes = 16 * 1024 * 1024;
+// An idle keep-alive connection is closed after this long; it is also how long a stalled send or receive may take.
+constexpr long kKeepAliveSeconds = 120;
 
 }  // namespace dynapage
 
