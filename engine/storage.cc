@@ -2,6 +2,7 @@
 
 #include <rocksdb/db.h>
 #include <rocksdb/env.h>
+#include <rocksdb/filter_policy.h>
 #include <rocksdb/iterator.h>
 #include <rocksdb/options.h>
 #include <rocksdb/slice.h>
@@ -32,6 +33,20 @@ Status Storage::Open(const std::string& path, std::unique_ptr<Storage>* out) {
   options.info_log_level = rocksdb::InfoLogLevel::HEADER_LEVEL;
   options.keep_log_file_num = 1;
   options.compression = rocksdb::kNoCompression;
+  // Start-up: RocksDB would start up to 16 threads to open table files, even for an empty database, and a
+  // statistics timer; neither is worth its milliseconds here.
+  options.max_file_opening_threads = 1;
+  options.stats_dump_period_sec = 0;
+  options.stats_persist_period_sec = 0;
+  options.skip_stats_update_on_db_open = true;
+  // Every write looks up the item it replaces, and most writes (a load) create new items: a Bloom filter over
+  // the memtable's keys and the table files' keys answers "not there" without searching. The memtable's
+  // filter takes 0.2% of the 64 MB write buffer (~130 KB: about 10 bits a key at 100,000 items).
+  options.memtable_prefix_bloom_size_ratio = 0.002;
+  options.memtable_whole_key_filtering = true;
+  rocksdb::BlockBasedTableOptions table_options;
+  table_options.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
+  options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table_options));
   std::string db_path = path;
   if (path.empty()) {
     storage->mem_env_.reset(rocksdb::NewMemEnv(rocksdb::Env::Default()));

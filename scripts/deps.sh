@@ -5,7 +5,7 @@
 # shellcheck disable=SC2034  # used by the scripts that source this file
 DYNAPAGE_BUILD_PACKAGES=(
   build-essential cmake pkg-config
-  libcpp-httplib-dev rapidjson-dev librocksdb-dev libgtest-dev libssl-dev zlib1g-dev
+  libcpp-httplib-dev rapidjson-dev librocksdb-dev libgtest-dev libssl-dev zlib1g-dev libdeflate-dev
 )
 # shellcheck disable=SC2034
 DYNAPAGE_TEST_PACKAGES=(python3-boto3 python3-pytest python3-yaml awscli)

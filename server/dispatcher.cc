@@ -2,7 +2,7 @@
 
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
-#include <zlib.h>
+#include <libdeflate.h>
 
 #include <random>
 #include <vector>
@@ -117,8 +117,7 @@ WireResponse Dispatcher::Handle(const WireRequest& request) const {
     }
   }
   response.request_id = NewRequestId();
-  response.crc32 = static_cast<uint32_t>(
-      crc32(0L, reinterpret_cast<const Bytef*>(response.body.data()), static_cast<uInt>(response.body.size())));
+  response.crc32 = libdeflate_crc32(0, response.body.data(), response.body.size());
   return response;
 }
 
