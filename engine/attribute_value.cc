@@ -16,11 +16,6 @@ bool SameElements(std::vector<std::string> a, std::vector<std::string> b) {
   return a == b;
 }
 
-size_t NumberTextSize(const std::string& canonical) {
-  Decimal d;
-  if (!Decimal::Parse(canonical, &d).ok()) return canonical.size();  // not reachable for stored values
-  return d.ByteSize();
-}
 }  // namespace
 
 const char* AttrTypeName(AttrType type) { return kTypeNames[static_cast<int>(type)]; }
@@ -112,7 +107,7 @@ size_t ValueSize(const AttributeValue& value) {
   switch (value.type) {
     case AttrType::kS:
     case AttrType::kB: return value.scalar.size();
-    case AttrType::kN: return NumberTextSize(value.scalar);
+    case AttrType::kN: return Decimal::CanonicalTextByteSize(value.scalar);
     case AttrType::kBool:
     case AttrType::kNull: return 1;
     case AttrType::kL: {
@@ -133,7 +128,7 @@ size_t ValueSize(const AttributeValue& value) {
     }
     case AttrType::kNS: {
       size_t size = 0;
-      for (const auto& e : value.set) size += NumberTextSize(e);
+      for (const auto& e : value.set) size += Decimal::CanonicalTextByteSize(e);
       return size;
     }
   }

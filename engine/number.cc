@@ -253,10 +253,33 @@ Status Decimal::Subtract(const Decimal& a, const Decimal& b, Decimal* out) {
   return Add(a, negated, out);
 }
 
-size_t Decimal::ByteSize() const {
-  if (is_zero()) return 1;
-  const size_t d = digits_.size();
-  return 1 + (d + 1) / 2 + ((d % 2 == 0 && exponent_ % 2 == 0) ? 1 : 0) + (negative_ ? 1 : 0);
+namespace {
+size_t NumberByteSize(size_t digits, int exponent, bool negative) {
+  if (digits == 0) return 1;
+  return 1 + (digits + 1) / 2 + ((digits % 2 == 0 && exponent % 2 == 0) ? 1 : 0) + (negative ? 1 : 0);
+}
+}  // namespace
+
+size_t Decimal::ByteSize() const { return NumberByteSize(digits_.size(), exponent_, negative_); }
+
+size_t Decimal::CanonicalTextByteSize(std::string_view text) {
+  const bool negative = !text.empty() && text[0] == '-';
+  if (negative) text.remove_prefix(1);
+  if (text == "0") return 1;
+  const size_t point = text.find('.');
+  const std::string_view integer = text.substr(0, point);
+  const std::string_view fraction = point == std::string_view::npos ? std::string_view() : text.substr(point + 1);
+  size_t digits;
+  int exponent;
+  if (integer == "0") {  // 0.00ddd: the fraction has no trailing zeros
+    const size_t zeros = fraction.find_first_not_of('0');
+    digits = fraction.size() - zeros;
+    exponent = -static_cast<int>(zeros) - 1;
+  } else {  // the integer part has no leading zeros; without a fraction it may end in zeros ("1000")
+    exponent = static_cast<int>(integer.size()) - 1;
+    digits = fraction.empty() ? integer.find_last_not_of('0') + 1 : integer.size() + fraction.size();
+  }
+  return NumberByteSize(digits, exponent, negative);
 }
 
 std::string Decimal::HashBytes() const {

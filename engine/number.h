@@ -52,6 +52,9 @@ class Decimal {
   // Size in bytes by DynamoDB's item-size rules (spec §1.2):
   //   zero -> 1; else 1 + ceil(d/2) + (d even && exponent even ? 1 : 0) + (negative ? 1 : 0).
   size_t ByteSize() const;
+  // ByteSize() of the number whose canonical text this is, without parsing it (item sizes are computed on
+  // every write). REQUIRES: text is canonical, as ToString() makes it.
+  static size_t CanonicalTextByteSize(std::string_view text);
 
   // The bytes DynamoDB hashes for a Number partition key (dynalite's numToBuffer, spec §6.1):
   // zero -> 0x80; "1" -> c1 02; "-1" -> 3e 64 66; "100" -> c2 02; "0.5" -> c0 33.

@@ -283,6 +283,17 @@ TEST(NumberByteSize, SpecExamples) {
   EXPECT_EQ(4u, D("-1.2").ByteSize());
 }
 
+TEST(NumberByteSize, FromCanonicalTextAgreesWithParsedNumber) {
+  const std::string inputs[] = {"0", "1", "-1", "12", "1.2", "-1.2", "12.3456", "100", "1000", "-1000", "10",
+                                "0.5", "0.01", "-0.001", "0.0012", "123.45", "999", "1e125", "11e124",
+                                "1111111e119", Ones(38) + "e88", "1e-130", "-1.5e-129", "123456789012345678901234567890",
+                                "0.000000000000000000000000000000000000011", "98765.4321", "-0.1", "5e3"};
+  for (const std::string& input : inputs) {
+    Decimal d = D(input);
+    EXPECT_EQ(d.ByteSize(), Decimal::CanonicalTextByteSize(d.ToString())) << input << " -> " << d.ToString();
+  }
+}
+
 TEST(NumberHashBytes, Examples) {
   EXPECT_EQ("80", Hex(D("0").HashBytes()));
   EXPECT_EQ("80", Hex(D("-0.00").HashBytes()));
