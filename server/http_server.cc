@@ -52,6 +52,7 @@ class ConnectionThreads : public httplib::TaskQueue {
   };
   std::shared_ptr<State> state_ = std::make_shared<State>();
 };
+
 bool EqualsIgnoringCase(const std::string& a, const char* b, size_t b_size) {
   if (a.size() != b_size) return false;
   for (size_t i = 0; i < b_size; i++) {
@@ -140,6 +141,10 @@ class HttpServer::ConnectionServer : public httplib::Server {
 };
 
 HttpServer::HttpServer(Database* db) : dispatcher_(db), server_(new ConnectionServer()) {
+  // Only what the Keep-Alive response header advertises: the connection loop above keeps connections open
+  // for any number of requests, up to kKeepAliveSeconds apart.
+  server_->set_keep_alive_max_count(1u << 30);
+  server_->set_keep_alive_timeout(kKeepAliveSeconds);
   server_->set_payload_max_length(kMaxRequestBytes);
   // cpp-httplib's default also sets SO_REUSEPORT, which lets a second server bind a port already in use and
   // silently share its connections; a busy port must be an error instead.

@@ -2,13 +2,14 @@
 //
 // Every connection gets a thread of its own for as long as the client keeps it (SDKs hold one keep-alive
 // connection per worker and test suites often leave idle clients around; a fixed pool would let idle
-// connections starve new ones). cpp-httplib would close a keep-alive connection after 5 requests unless told
-// otherwise; here it doesn't. Bodies over 16 MB are refused with 413.
+// connections starve new ones). A connection serves any number of requests (cpp-httplib's own loop would close
+// it after 5) and is closed after kKeepAliveSeconds idle. cpp-httplib parses requests and writes responses;
+// the socket I/O is ConnectionStream's: one recv() and one send() per request. Bodies over 16 MB are refused
+// with 413.
 //
-// Stopping: Stop() closes the listener and turns away requests that arrive afterwards (503); Run() returns
-// once the listener is closed and open connections had a moment to finish. WaitForRequests() then waits for
-// the requests already being handled, after which the Database may be closed even though idle keep-alive
-// connections may still be open.
+// Stopping: Stop() closes the listener, closes idle keep-alive connections, lets busy ones finish their
+// request, and turns away requests that still arrive (503); Run() returns once the listener is closed.
+// WaitForRequests() then waits for the requests already being handled, after which the Database may be closed.
 
 #ifndef DYNAPAGE_SERVER_HTTP_SERVER_H_
 #define DYNAPAGE_SERVER_HTTP_SERVER_H_

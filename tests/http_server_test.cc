@@ -78,6 +78,10 @@ TEST(HttpServerTest, KeepAliveConnectionServesManyRequests) {
     ASSERT_EQ(static_cast<ssize_t>(request.size()), send(fd, request.data(), request.size(), 0));
     std::string answer = ReadAnswers(fd, 1);
     ASSERT_EQ(0u, answer.find("HTTP/1.1 200 OK\r\n")) << "request " << i << ": " << answer;
+    // What the connection really allows, not cpp-httplib's default "timeout=5, max=5".
+    EXPECT_NE(std::string::npos, answer.find("Keep-Alive: timeout=" + std::to_string(kKeepAliveSeconds) + ", max="))
+        << answer;
+    EXPECT_EQ(std::string::npos, answer.find("max=5\r\n")) << answer;
   }
   close(fd);
 }
