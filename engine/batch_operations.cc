@@ -45,7 +45,8 @@ Status BatchWriteItem(Database& db, const BatchWriteRequest& request, BatchWrite
       ItemWrite w;
       w.table = table;
       w.key = KeyOf(table->key, e.item_or_key);
-      if (!seen.insert(TableItemKey(*table, w.key)).second) return Status::Validation(kDuplicates);
+      w.storage_key = TableItemKey(*table, w.key);
+      if (!seen.insert(w.storage_key).second) return Status::Validation(kDuplicates);
       if (e.is_put) {
         const AttributeMap* item = &e.item_or_key;
         w.mutate = [item](const AttributeMap*, std::optional<AttributeMap>* next) {

@@ -339,17 +339,16 @@ Status Database::ApplyWrites(std::vector<ItemWrite>* writes, std::vector<Status>
   bool all_ok = true;
   Status first_error;
   // Each write's storage key, computed once: the key encoding depends only on the table's key schema and
-  // keyspace, which no change of definition alters.
-  std::vector<std::string> storage_keys(writes->size());
+  // keyspace, which no change of definition alters. The size of the item replaced comes from its stored header.
+  std::vector<uint64_t> old_sizes(writes->size());
   for (size_t i = 0; i < writes->size(); i++) {
     ItemWrite& w = (*writes)[i];
     w.old_item.reset();
     w.new_item.reset();
-    storage_keys[i] = TableItemKey(*w.table, w.key);
+    if (w.storage_key.empty()) w.storage_key = TableItemKey(*w.table, w.key);
     AttributeMap current;
     bool found = false;
-    uint64_t size = 0;
-    Status s = ReadStoredItem(*w.table, storage_keys[i], &current, &found, &size);
+    Status s = ReadStoredItem(*w.table, w.storage_key, &current, &found, &old_sizes[i]);
     if (s.ok()) {
       if (found) w.old_item = std::move(current);
       s = w.mutate(found ? &*w.old_item : nullptr, &w.new_item);
@@ -370,16 +369,17 @@ Status Database::ApplyWrites(std::vector<ItemWrite>* writes, std::vector<Status>
     std::shared_ptr<const TableDefinition> current = FindTable(w.table->name);
     if (!current || current->keyspace != w.table->keyspace) return Status::NotFound("Requested resource not found");
     const TableDefinition& table = *current;
-    const std::string& key = storage_keys[i];
+    const std::string& key = w.storage_key;
     TableStats& delta = deltas[table.keyspace];
     if (w.old_item) {
       delta.item_count--;
-      delta.size_bytes -= static_cast<int64_t>(ItemSize(*w.old_item));
+      delta.size_bytes -= static_cast<int64_t>(old_sizes[i]);
     }
     if (w.new_item) {
+      uint64_t new_size = ItemSize(*w.new_item);
       delta.item_count++;
-      delta.size_bytes += static_cast<int64_t>(ItemSize(*w.new_item));
-      batch.Put(key, EncodeStoredItem(*w.new_item));
+      delta.size_bytes += static_cast<int64_t>(new_size);
+      batch.Put(key, EncodeStoredItem(*w.new_item, new_size));
     } else if (w.old_item) {
       batch.Delete(key);
     }

@@ -57,6 +57,9 @@ struct ItemWrite {
   std::shared_ptr<const TableDefinition> table;
   AttributeMap key;  // REQUIRES: passed ValidateKey for the table
   ItemMutator mutate;
+  // TableItemKey(*table, key), for a caller that computed it already (a batch checks for duplicates with it);
+  // ApplyWrites computes it when empty.
+  std::string storage_key;
   // Filled in by ApplyWrites:
   std::optional<AttributeMap> old_item;
   std::optional<AttributeMap> new_item;

@@ -4,8 +4,10 @@
 
 namespace dynapage {
 
-std::string EncodeStoredItem(const AttributeMap& item) {
-  uint32_t size = static_cast<uint32_t>(ItemSize(item));
+std::string EncodeStoredItem(const AttributeMap& item) { return EncodeStoredItem(item, ItemSize(item)); }
+
+std::string EncodeStoredItem(const AttributeMap& item, uint64_t item_size) {
+  uint32_t size = static_cast<uint32_t>(item_size);
   std::string out;
   while (size >= 0x80) {
     out.push_back(static_cast<char>((size & 0x7F) | 0x80));

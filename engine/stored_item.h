@@ -18,6 +18,8 @@
 namespace dynapage {
 
 std::string EncodeStoredItem(const AttributeMap& item);
+// The same, for a caller that has the size already. REQUIRES: size == ItemSize(item).
+std::string EncodeStoredItem(const AttributeMap& item, uint64_t size);
 
 struct StoredItemView {
   uint32_t size = 0;      // DynamoDB item size

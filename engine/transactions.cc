@@ -135,7 +135,8 @@ Status TransactWriteItems(Database& db, const TransactWriteRequest& request, Tra
   std::set<std::string> items;
   for (size_t i = 0; i < actions.size(); i++) {
     DP_RETURN_IF_ERROR(PrepareAction(db, actions[i], &requests[i], &writes[i]));
-    if (!items.insert(TableItemKey(*writes[i].table, writes[i].key)).second) {
+    writes[i].storage_key = TableItemKey(*writes[i].table, writes[i].key);
+    if (!items.insert(writes[i].storage_key).second) {
       return Status::Validation(kMultipleOperations);
     }
   }
