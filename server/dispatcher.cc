@@ -4,6 +4,7 @@
 #include <rapidjson/error/en.h>
 #include <libdeflate.h>
 
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -98,10 +99,14 @@ WireResponse Dispatcher::Handle(const WireRequest& request) const {
   } else {
     rapidjson::Document document;
     bool empty_body = request.body.empty();
-    if (!empty_body) document.Parse(request.body.data(), request.body.size());
+    // A raw NUL byte is never valid JSON, but RapidJSON takes it for the end of the text and would ignore what
+    // follows. Without one, the body is a NUL-terminated string, which RapidJSON reads with its faster
+    // string-stream reader (strings are copied 16 bytes at a time).
+    bool bad_json = !empty_body && std::memchr(request.body.data(), '\0', request.body.size()) != nullptr;
+    if (!empty_body && !bad_json) document.Parse(request.body.data());
     OperationHandler handler = nullptr;
     WireError auth_error;
-    if (!empty_body && (document.HasParseError() || !document.IsObject())) {
+    if (!empty_body && (bad_json || document.HasParseError() || !document.IsObject())) {
       response = FromError(ToWireError(Status::Serialization("")));
     } else if (request.target.compare(0, sizeof(kTargetPrefix) - 1, kTargetPrefix) != 0 ||
                !(handler = FindOperation(std::string_view(request.target).substr(sizeof(kTargetPrefix) - 1)))) {

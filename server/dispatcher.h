@@ -23,7 +23,8 @@ struct WireRequest {
   std::string authorization;    // Authorization header
   bool has_amz_date = false;    // X-Amz-Date or Date present
   bool query_has_algorithm = false;  // X-Amz-Algorithm in the query string (presigned)
-  std::string_view body;  // REQUIRES: outlives Handle()
+  // REQUIRES: outlives Handle(), and is followed by a NUL byte (it views a std::string's buffer).
+  std::string_view body;
 };
 
 struct WireResponse {

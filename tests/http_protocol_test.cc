@@ -84,6 +84,18 @@ TEST_F(HttpProtocolTest, BadJsonIsSerializationExceptionWithoutMessage) {
   }
 }
 
+// A raw NUL byte is not JSON, wherever it is (RapidJSON alone would take it for the end of the text).
+TEST_F(HttpProtocolTest, NulByteInTheBodyIsSerializationException) {
+  for (const std::string& body : {std::string("{}\0", 3), std::string("{}\0{\"a\":1}", 10),
+                                 std::string("{\"Limit\":5}\0x", 13), std::string("{\"Lim\0it\":5}", 12)}) {
+    HttpResult r = server_.Call("ListTables", body);
+    EXPECT_EQ(400, r.status) << r.Describe();
+    EXPECT_EQ(std::string(R"({"__type":")") + kSerialization + R"("})", r.body) << r.Describe();
+  }
+  HttpResult r = server_.Call("ListTables", std::string("{\"Limit\":5}", 11));  // the same without the NUL
+  EXPECT_EQ(200, r.status) << r.Describe();
+}
+
 // Step 2 comes before step 3: bad JSON to an unknown target is still a SerializationException.
 TEST_F(HttpProtocolTest, JsonIsParsedBeforeTheTargetIsChecked) {
   HttpResult r = server_.Call("NoSuchOperation", "{");
