@@ -49,6 +49,9 @@ void WriteAttributeMap(const AttributeMap& item, JsonWriter* writer);
 // The item as a JSON object text.
 std::string EncodeAttributeMap(const AttributeMap& item);
 
+// Parses an item's stored JSON into *doc, in place in a copy kept in *scratch: doc's strings point into
+// *scratch, so REQUIRES: *scratch is left alone while doc is used. Returns false if the text is corrupt.
+bool ParseStoredJson(std::string_view json, std::string* scratch, rapidjson::Document* doc);
 // Decodes an item that this program encoded (storage); no validation. Returns false if the text is corrupt.
 bool DecodeStoredAttributeMap(std::string_view json, AttributeMap* out);
 bool DecodeStoredAttributeMap(const rapidjson::Value& json, AttributeMap* out);

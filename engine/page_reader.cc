@@ -31,6 +31,7 @@ Status ReadPage(const Storage& storage, const PageSpec& spec, ItemSink* sink, Pa
   std::string last_key;
   AttributeMap item;
   rapidjson::Document document;
+  std::string scratch;
   for (; it->Valid(); spec.forward ? it->Next() : it->Prev()) {
     if ((spec.limit && result->scanned_count >= spec.limit) || result->bytes_read >= spec.max_page_bytes) {
       stopped = true;
@@ -46,10 +47,10 @@ Status ReadPage(const Storage& storage, const PageSpec& spec, ItemSink* sink, Pa
       if (!spec.count_only) sink->AddJson(stored.json);
       continue;
     }
-    document.Parse(stored.json.data(), stored.json.size());
-    bool decoded = spec.needed_attributes ? DecodeStoredAttributes(document, *spec.needed_attributes, &item)
-                                          : DecodeStoredAttributeMap(document, &item);
-    if (document.HasParseError() || !decoded) {
+    bool decoded = ParseStoredJson(stored.json, &scratch, &document) &&
+                   (spec.needed_attributes ? DecodeStoredAttributes(document, *spec.needed_attributes, &item)
+                                           : DecodeStoredAttributeMap(document, &item));
+    if (!decoded) {
       return Status::Internal("corrupt item");
     }
     if (spec.fetch_base && !spec.fetch_base->Fetch(&item, &result->base_bytes_read)) continue;

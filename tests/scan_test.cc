@@ -195,6 +195,34 @@ TEST_F(ScanTest, FilterCountsAndScannedCountsUnderAOnePercentFilter) {
   EXPECT_EQ(1000u, scanned);
 }
 
+// Items are decoded from their stored form for filters, projections and GetItem; escaped characters (a NUL, a
+// quote, a backslash, control characters, non-ASCII) must come back exactly as they were written.
+TEST_F(ScanTest, EscapedStringsSurviveFiltersProjectionsAndReads) {
+  const std::string s = R"({"S":"a\u0000b\"c\\d\u001f\té€😀"})";
+  const std::string ss = R"({"SS":["x\u0000y","\n","\\"]})";
+  Put("strs", R"({"pk":{"S":"esc\u0000ape"},"s":)" + s + R"(,"ss":)" + ss + R"(,"m":{"M":{"k\"":)" + s + "}}}");
+  Put("strs", R"({"pk":{"S":"other"},"s":{"S":"a"}})");
+
+  HttpResult filtered = server_.Call("Scan", R"({"TableName":"strs","FilterExpression":"s = :v","ExpressionAttributeValues":{":v":)" + s + "}}");
+  ASSERT_EQ(200, filtered.status) << filtered.Describe();
+  ASSERT_EQ(1u, filtered.json["Count"].GetUint()) << filtered.Describe();
+  const rapidjson::Value& item = filtered.json["Items"][0];
+  EXPECT_EQ(Canonical(s), JsonText(item["s"]));
+  EXPECT_EQ(Canonical(ss), JsonText(item["ss"]));
+  EXPECT_EQ(Canonical(R"({"S":"esc\u0000ape"})"), JsonText(item["pk"]));
+
+  HttpResult projected = server_.Call("Scan", R"j({"TableName":"strs","ProjectionExpression":"m, ss","FilterExpression":"attribute_exists(ss)"})j");
+  ASSERT_EQ(200, projected.status) << projected.Describe();
+  ASSERT_EQ(1u, projected.json["Count"].GetUint()) << projected.Describe();
+  EXPECT_EQ(Canonical(R"({"M":{"k\"":)" + s + "}}"), JsonText(projected.json["Items"][0]["m"]));
+  EXPECT_EQ(Canonical(ss), JsonText(projected.json["Items"][0]["ss"]));
+
+  HttpResult read = server_.Call("GetItem", R"({"TableName":"strs","Key":{"pk":{"S":"esc\u0000ape"}}})");
+  ASSERT_EQ(200, read.status) << read.Describe();
+  ASSERT_TRUE(read.Has("Item")) << read.Describe();
+  EXPECT_EQ(Canonical(s), JsonText(read.json["Item"]["s"]));
+}
+
 TEST_F(ScanTest, SelectRulesHaveNoValidationPrefix) {
   HttpResult r = server_.Call("Scan", R"({"TableName":"rtab","Select":"ALL_PROJECTED_ATTRIBUTES"})");
   EXPECT_EQ("ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName", r.Message());
