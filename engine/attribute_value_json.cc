@@ -157,7 +157,7 @@ Status Build(const rapidjson::Value& json, int depth, AttributeValue* out) {
           if (e->value.IsNull()) continue;
           AttributeValue element;
           DP_RETURN_IF_ERROR(Build(e->value, depth + 1, &element));
-          members[e->name.GetString()] = std::move(element);
+          members[std::string(View(e->name))] = std::move(element);
         }
         *out = AttributeValue::Map(std::move(members));
         break;

@@ -200,7 +200,7 @@ TEST_F(ScanTest, FilterCountsAndScannedCountsUnderAOnePercentFilter) {
 TEST_F(ScanTest, EscapedStringsSurviveFiltersProjectionsAndReads) {
   const std::string s = R"({"S":"a\u0000b\"c\\d\u001f\té€😀"})";
   const std::string ss = R"({"SS":["x\u0000y","\n","\\"]})";
-  Put("strs", R"({"pk":{"S":"esc\u0000ape"},"s":)" + s + R"(,"ss":)" + ss + R"(,"m":{"M":{"k\"":)" + s + "}}}");
+  Put("strs", R"({"pk":{"S":"esc\u0000ape"},"s":)" + s + R"(,"ss":)" + ss + R"(,"m":{"M":{"k\"":)" + s + R"(,"n\u0000ul":{"N":"1"}}}})");
   Put("strs", R"({"pk":{"S":"other"},"s":{"S":"a"}})");
 
   HttpResult filtered = server_.Call("Scan", R"({"TableName":"strs","FilterExpression":"s = :v","ExpressionAttributeValues":{":v":)" + s + "}}");
@@ -214,7 +214,7 @@ TEST_F(ScanTest, EscapedStringsSurviveFiltersProjectionsAndReads) {
   HttpResult projected = server_.Call("Scan", R"j({"TableName":"strs","ProjectionExpression":"m, ss","FilterExpression":"attribute_exists(ss)"})j");
   ASSERT_EQ(200, projected.status) << projected.Describe();
   ASSERT_EQ(1u, projected.json["Count"].GetUint()) << projected.Describe();
-  EXPECT_EQ(Canonical(R"({"M":{"k\"":)" + s + "}}"), JsonText(projected.json["Items"][0]["m"]));
+  EXPECT_EQ(Canonical(R"({"M":{"k\"":)" + s + R"(,"n\u0000ul":{"N":"1"}}})"), JsonText(projected.json["Items"][0]["m"]));
   EXPECT_EQ(Canonical(ss), JsonText(projected.json["Items"][0]["ss"]));
 
   HttpResult read = server_.Call("GetItem", R"({"TableName":"strs","Key":{"pk":{"S":"esc\u0000ape"}}})");
