@@ -13,7 +13,7 @@ const char kNotFound[] = "Requested resource not found";
 const char kDuplicates[] = "Provided list of item keys contains duplicates";
 }  // namespace
 
-Status BatchWriteItem(Database& db, const BatchWriteRequest& request, BatchWriteResult* result) {
+Status BatchWriteItem(Database& db, BatchWriteRequest request, BatchWriteResult* result) {
   size_t total = 0;
   for (const auto& [name, entries] : request.tables) total += entries.size();
   if (total > kMaxBatchWriteRequests) {
@@ -28,10 +28,10 @@ Status BatchWriteItem(Database& db, const BatchWriteRequest& request, BatchWrite
   }
   std::vector<ItemWrite> writes;
   std::set<std::string> seen;
-  for (const auto& [name, entries] : request.tables) {
+  for (auto& [name, entries] : request.tables) {
     auto table = db.FindTable(name);
     if (!table) return Status::NotFound(kNotFound);
-    for (const auto& e : entries) {
+    for (auto& e : entries) {
       if (e.is_put) {
         // A batch put words a missing or mistyped table key attribute as the generic schema error; the other
         // key errors (empty values, sizes, index key types) keep their own messages.
@@ -48,9 +48,10 @@ Status BatchWriteItem(Database& db, const BatchWriteRequest& request, BatchWrite
       w.storage_key = TableItemKey(*table, w.key);
       if (!seen.insert(w.storage_key).second) return Status::Validation(kDuplicates);
       if (e.is_put) {
-        const AttributeMap* item = &e.item_or_key;
+        AttributeMap* item = &e.item_or_key;
+        // ApplyWrites calls a mutator once, after the key checks above have read the item.
         w.mutate = [item](const AttributeMap*, std::optional<AttributeMap>* next) {
-          *next = *item;
+          *next = std::move(*item);
           return Status::OK();
         };
       } else {

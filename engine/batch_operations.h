@@ -36,7 +36,8 @@ struct BatchWriteResult {
   std::vector<ConsumedCapacity> capacity;  // one per table
 };
 
-Status BatchWriteItem(Database& db, const BatchWriteRequest& request, BatchWriteResult* result);
+// Takes the request: its items are moved into storage rather than copied.
+Status BatchWriteItem(Database& db, BatchWriteRequest request, BatchWriteResult* result);
 
 struct BatchGetRequest {
   struct TableKeys {

@@ -74,7 +74,7 @@ Status HandleBatchWriteItem(OperationContext& ctx) {
   DP_RETURN_IF_ERROR(errors.ToStatus());
 
   BatchWriteResult result;
-  DP_RETURN_IF_ERROR(BatchWriteItem(ctx.db, request, &result));
+  DP_RETURN_IF_ERROR(BatchWriteItem(ctx.db, std::move(request), &result));
   JsonWriter& w = ctx.response;
   w.StartObject();
   w.Key("UnprocessedItems");
