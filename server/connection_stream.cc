@@ -112,24 +112,25 @@ bool ConnectionStream::SendAll(const char* first, size_t first_size, const char*
   return true;
 }
 
+void ConnectionStream::LoadAddresses() const {
+  if (have_addresses_) return;
+  sockaddr_storage addr{};
+  socklen_t len = sizeof(addr);
+  if (getpeername(sock_, reinterpret_cast<sockaddr*>(&addr), &len) == 0) AddressOf(addr, remote_ip_, remote_port_);
+  len = sizeof(addr);
+  addr = sockaddr_storage{};
+  if (getsockname(sock_, reinterpret_cast<sockaddr*>(&addr), &len) == 0) AddressOf(addr, local_ip_, local_port_);
+  have_addresses_ = true;
+}
+
 void ConnectionStream::get_remote_ip_and_port(std::string& ip, int& port) const {
-  if (!have_addresses_) {
-    sockaddr_storage addr{};
-    socklen_t len = sizeof(addr);
-    if (getpeername(sock_, reinterpret_cast<sockaddr*>(&addr), &len) == 0) AddressOf(addr, remote_ip_, remote_port_);
-    len = sizeof(addr);
-    addr = sockaddr_storage{};
-    if (getsockname(sock_, reinterpret_cast<sockaddr*>(&addr), &len) == 0) AddressOf(addr, local_ip_, local_port_);
-    have_addresses_ = true;
-  }
+  LoadAddresses();
   ip = remote_ip_;
   port = remote_port_;
 }
 
 void ConnectionStream::get_local_ip_and_port(std::string& ip, int& port) const {
-  std::string remote;
-  int remote_port;
-  get_remote_ip_and_port(remote, remote_port);
+  LoadAddresses();
   ip = local_ip_;
   port = local_port_;
 }

@@ -48,6 +48,8 @@ class ConnectionStream : public httplib::Stream {
 
  private:
   bool SendAll(const char* first, size_t first_size, const char* second, size_t second_size);
+  // Both addresses, asked for once per connection.
+  void LoadAddresses() const;
 
   socket_t sock_;
   std::unique_ptr<char[]> read_buffer_;
