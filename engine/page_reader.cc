@@ -27,16 +27,12 @@ Status ReadPage(const Storage& storage, const PageSpec& spec, ItemSink* sink, Pa
   }
 
   const bool decode = spec.filter || spec.projection || spec.fetch_base;
-  bool stopped = false;
   std::string last_key;
   AttributeMap item;
   rapidjson::Document document;
   std::string scratch;
-  for (; it->Valid(); spec.forward ? it->Next() : it->Prev()) {
-    if ((spec.limit && result->scanned_count >= spec.limit) || result->bytes_read >= spec.max_page_bytes) {
-      stopped = true;
-      break;
-    }
+  // Evaluates the entry under the iterator: counts it, and hands it to the sink if it passes the filter.
+  auto evaluate = [&]() -> Status {
     StoredItemView stored;
     if (!ParseStoredItem(it->value(), &stored)) return Status::Internal("corrupt item");
     result->scanned_count++;
@@ -45,18 +41,16 @@ Status ReadPage(const Storage& storage, const PageSpec& spec, ItemSink* sink, Pa
     if (!decode) {
       result->count++;
       if (!spec.count_only) sink->AddJson(stored.json);
-      continue;
+      return Status::OK();
     }
     bool decoded = ParseStoredJson(stored.json, &scratch, &document) &&
                    (spec.needed_attributes ? DecodeStoredAttributes(document, *spec.needed_attributes, &item)
                                            : DecodeStoredAttributeMap(document, &item));
-    if (!decoded) {
-      return Status::Internal("corrupt item");
-    }
-    if (spec.fetch_base && !spec.fetch_base->Fetch(&item, &result->base_bytes_read)) continue;
-    if (spec.filter && !EvaluateCondition(*spec.filter, item)) continue;
+    if (!decoded) return Status::Internal("corrupt item");
+    if (spec.fetch_base && !spec.fetch_base->Fetch(&item, &result->base_bytes_read)) return Status::OK();
+    if (spec.filter && !EvaluateCondition(*spec.filter, item)) return Status::OK();
     result->count++;
-    if (spec.count_only) continue;
+    if (spec.count_only) return Status::OK();
     if (spec.projection) {
       sink->AddItem(spec.projection->Apply(item));
     } else if (spec.fetch_base) {
@@ -64,15 +58,20 @@ Status ReadPage(const Storage& storage, const PageSpec& spec, ItemSink* sink, Pa
     } else {
       sink->AddJson(stored.json);  // filtered only: the stored form is still the answer
     }
+    return Status::OK();
+  };
+  bool stopped = false;
+  while (it->Valid()) {
+    DP_RETURN_IF_ERROR(evaluate());
+    if ((spec.limit && result->scanned_count >= spec.limit) || result->bytes_read >= spec.max_page_bytes) {
+      // The page is complete: stop without moving on (DynamoDB does not look ahead), which counts as stopping
+      // on Limit or size unless the range can hold only that one item.
+      stopped = !spec.single_item_range;
+      break;
+    }
+    spec.forward ? it->Next() : it->Prev();
   }
   DP_RETURN_IF_ERROR(it->status());
-  // The loop also ends with the range when the last entry read completed the page: that still counts as
-  // stopping on Limit or size (DynamoDB does not look ahead), unless the range can hold only that one item.
-  if (!stopped && result->scanned_count > 0 &&
-      ((spec.limit && result->scanned_count >= spec.limit) || result->bytes_read >= spec.max_page_bytes) &&
-      !spec.single_item_range) {
-    stopped = true;
-  }
   if (stopped) result->last_evaluated = std::move(last_key);
   return Status::OK();
 }
