@@ -7,9 +7,9 @@
 
 namespace dynapage {
 
-const std::vector<std::string> kReturnConsumedCapacityValues = {"INDEXES", "TOTAL", "NONE"};
-const std::vector<std::string> kReturnValuesValues = {"ALL_NEW", "UPDATED_OLD", "ALL_OLD", "NONE", "UPDATED_NEW"};
-const std::vector<std::string> kReturnItemCollectionMetricsValues = {"SIZE", "NONE"};
+const EnumValues kReturnConsumedCapacityValues = {"INDEXES", "TOTAL", "NONE"};
+const EnumValues kReturnValuesValues = {"ALL_NEW", "UPDATED_OLD", "ALL_OLD", "NONE", "UPDATED_NEW"};
+const EnumValues kReturnItemCollectionMetricsValues = {"SIZE", "NONE"};
 
 const rapidjson::Value* RequestReader::Get(const char* name) const {
   if (!body_.IsObject()) return nullptr;
@@ -175,8 +175,16 @@ Status ReadTableNameOnly(const RequestReader& r, std::string* table_name) {
   return Status::OK();
 }
 
-void ConstraintErrors::Add(const std::string& value, const std::string& path, const std::string& rule) {
-  AddRaw("Value '" + value + "' at '" + path + "' failed to satisfy constraint: " + rule);
+void ConstraintErrors::Add(std::string_view value, std::string_view path, std::string_view rule) {
+  std::string text = "Value '";
+  text.append(value).append("' at '").append(path).append("' failed to satisfy constraint: ").append(rule);
+  AddRaw(std::move(text));
+}
+
+void ConstraintErrors::AddNull(std::string_view path) {
+  std::string text = "Value null at '";
+  text.append(path).append("' failed to satisfy constraint: Member must not be null");
+  AddRaw(std::move(text));
 }
 
 Status ConstraintErrors::ToStatus() const {
@@ -190,7 +198,7 @@ Status ConstraintErrors::ToStatus() const {
   return Status::Validation(msg);
 }
 
-void ConstraintErrors::CheckTableName(const std::optional<std::string>& name, const std::string& path,
+void ConstraintErrors::CheckTableName(const std::optional<std::string>& name, std::string_view path,
                                       bool required) {
   if (!name) {
     if (required) AddNull(path);
@@ -205,24 +213,27 @@ void ConstraintErrors::CheckTableName(const std::optional<std::string>& name, co
   if (name->size() > 255) Add(*name, path, "Member must have length less than or equal to 255");
 }
 
-void ConstraintErrors::CheckEnum(const std::optional<std::string>& value, const std::string& path,
-                                 const std::vector<std::string>& allowed) {
+void ConstraintErrors::CheckEnum(const std::optional<std::string>& value, std::string_view path,
+                                 EnumValues allowed) {
   if (!value) return;
-  for (const auto& a : allowed) {
+  for (std::string_view a : allowed) {
     if (*value == a) return;
   }
-  std::string set = "[";
-  for (size_t i = 0; i < allowed.size(); i++) set += (i ? ", " : "") + allowed[i];
-  Add(*value, path, "Member must satisfy enum value set: " + set + "]");
+  std::string rule = "Member must satisfy enum value set: [";
+  for (std::string_view a : allowed) {
+    if (rule.back() != '[') rule += ", ";
+    rule.append(a);
+  }
+  Add(*value, path, rule + "]");
 }
 
-void ConstraintErrors::CheckMin(const std::optional<int64_t>& value, const std::string& path, int64_t min) {
+void ConstraintErrors::CheckMin(const std::optional<int64_t>& value, std::string_view path, int64_t min) {
   if (value && *value < min) {
     Add(std::to_string(*value), path, "Member must have value greater than or equal to " + std::to_string(min));
   }
 }
 
-void ConstraintErrors::CheckMax(const std::optional<int64_t>& value, const std::string& path, int64_t max) {
+void ConstraintErrors::CheckMax(const std::optional<int64_t>& value, std::string_view path, int64_t max) {
   if (value && *value > max) {
     Add(std::to_string(*value), path, "Member must have value less than or equal to " + std::to_string(max));
   }

@@ -11,9 +11,11 @@
 #include <rapidjson/document.h>
 
 #include <cstdint>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/attribute_updates.h"
@@ -52,22 +54,25 @@ class RequestReader {
   const rapidjson::Value& body_;
 };
 
+// The values an enumerated member may take, in the order DynamoDB's message lists them.
+using EnumValues = std::initializer_list<std::string_view>;
+
 // Collects "Value '<v>' at '<path>' failed to satisfy constraint: <rule>" violations.
 class ConstraintErrors {
  public:
-  void Add(const std::string& value, const std::string& path, const std::string& rule);
-  void AddNull(const std::string& path) { AddRaw("Value null at '" + path + "' failed to satisfy constraint: Member must not be null"); }
+  void Add(std::string_view value, std::string_view path, std::string_view rule);
+  void AddNull(std::string_view path);
   void AddRaw(std::string text) { errors_.push_back(std::move(text)); }
   bool empty() const { return errors_.empty(); }
   // OK when empty, else "1 validation error detected: …" / "N validation errors detected: …; …" (10 at most).
   Status ToStatus() const;
 
   // Common members.
-  void CheckTableName(const std::optional<std::string>& name, const std::string& path, bool required = true);
-  void CheckEnum(const std::optional<std::string>& value, const std::string& path,
-                 const std::vector<std::string>& allowed);
-  void CheckMin(const std::optional<int64_t>& value, const std::string& path, int64_t min);
-  void CheckMax(const std::optional<int64_t>& value, const std::string& path, int64_t max);
+  // Paths and allowed values are views: the checks run on every request, and build strings only for a message.
+  void CheckTableName(const std::optional<std::string>& name, std::string_view path, bool required = true);
+  void CheckEnum(const std::optional<std::string>& value, std::string_view path, EnumValues allowed);
+  void CheckMin(const std::optional<int64_t>& value, std::string_view path, int64_t min);
+  void CheckMax(const std::optional<int64_t>& value, std::string_view path, int64_t max);
 
  private:
   std::vector<std::string> errors_;
@@ -78,9 +83,9 @@ class ConstraintErrors {
 Status ReadTableNameOnly(const RequestReader& r, std::string* table_name);
 
 // The allowed values of ReturnValues, ReturnItemCollectionMetrics and ReturnConsumedCapacity, in DynamoDB's message order.
-extern const std::vector<std::string> kReturnConsumedCapacityValues;
-extern const std::vector<std::string> kReturnValuesValues;
-extern const std::vector<std::string> kReturnItemCollectionMetricsValues;
+extern const EnumValues kReturnConsumedCapacityValues;
+extern const EnumValues kReturnValuesValues;
+extern const EnumValues kReturnItemCollectionMetricsValues;
 
 }  // namespace dynapage
 
