@@ -27,6 +27,7 @@ Status BatchWriteItem(Database& db, BatchWriteRequest request, BatchWriteResult*
     }
   }
   std::vector<ItemWrite> writes;
+  writes.reserve(total);
   std::set<std::string> seen;
   for (auto& [name, entries] : request.tables) {
     auto table = db.FindTable(name);

@@ -11,12 +11,15 @@
 namespace dynapage {
 
 namespace {
-void AppendU32(uint32_t v, std::string* out) {
-  for (int shift = 24; shift >= 0; shift -= 8) out->push_back(static_cast<char>((v >> shift) & 0xFF));
+// Big-endian, so that keys order by the number.
+template <typename Unsigned>
+void AppendBigEndian(Unsigned v, std::string* out) {
+  char bytes[sizeof(Unsigned)];
+  for (size_t i = 0; i < sizeof(Unsigned); i++) bytes[i] = static_cast<char>(v >> (8 * (sizeof(Unsigned) - 1 - i)));
+  out->append(bytes, sizeof(Unsigned));
 }
-void AppendU64(uint64_t v, std::string* out) {
-  for (int shift = 56; shift >= 0; shift -= 8) out->push_back(static_cast<char>((v >> shift) & 0xFF));
-}
+void AppendU32(uint32_t v, std::string* out) { AppendBigEndian(v, out); }
+void AppendU64(uint64_t v, std::string* out) { AppendBigEndian(v, out); }
 }  // namespace
 
 std::string PartitionHashInput(const AttributeValue& value) {
@@ -46,6 +49,9 @@ uint64_t PartitionHash(const AttributeValue& value) {
   return hash;
 }
 
+// Room for a prefix, a hash and two key parts of typical length, so that building an item key allocates once.
+constexpr size_t kItemKeyReserve = 80;
+
 std::string KeyspacePrefix(uint32_t keyspace) {
   std::string out(1, kDataTag);
   AppendU32(keyspace, &out);
@@ -71,12 +77,15 @@ void AppendKeyPart(const AttributeValue& value, std::string* out) {
     d.AppendOrderedKey(out);
     return;
   }
-  for (char c : value.scalar) {
-    out->push_back(c);
-    if (c == '\0') out->push_back('\xFF');
+  // Runs without NUL are copied whole; each NUL is escaped as 00 FF, and 00 01 ends the part.
+  std::string_view rest = value.scalar;
+  for (size_t nul = rest.find('\0'); nul != std::string_view::npos; nul = rest.find('\0')) {
+    out->append(rest.data(), nul + 1);
+    out->push_back('\xFF');
+    rest.remove_prefix(nul + 1);
   }
-  out->push_back('\0');
-  out->push_back('\x01');
+  out->append(rest.data(), rest.size());
+  out->append("\0\x01", 2);
 }
 
 bool DecodeKeyPart(std::string_view key, size_t* pos, AttrType type, AttributeValue* out) {
@@ -113,6 +122,7 @@ bool DecodeKeyPart(std::string_view key, size_t* pos, AttrType type, AttributeVa
 
 std::string PartitionPrefix(uint32_t keyspace, const AttributeValue& partition_key) {
   std::string out = KeyspacePrefix(keyspace);
+  out.reserve(kItemKeyReserve);
   AppendU64(PartitionHash(partition_key), &out);
   AppendKeyPart(partition_key, &out);
   return out;
