@@ -24,15 +24,11 @@ FROM debian:12-slim
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
       libbrotli1 \
-      libbz2-1.0 \
       libc6 \
       libcpp-httplib0.11 \
       libgcc-s1 \
-      liblz4-1 \
-      libsnappy1v5 \
       libssl3 \
       libstdc++6 \
-      libzstd1 \
       zlib1g \
  && rm -rf /var/lib/apt/lists/*
 RUN useradd --system --uid 10001 --user-group --home-dir /data --no-create-home --shell /usr/sbin/nologin dynapage \

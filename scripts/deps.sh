@@ -3,9 +3,11 @@
 # scripts; installs nothing when everything is already there, so repeated runs are fast.
 
 # shellcheck disable=SC2034  # used by the scripts that source this file
+# RocksDB's compression libraries (libsnappy-dev ... libzstd-dev) are linked statically, from their -dev packages.
 DYNAPAGE_BUILD_PACKAGES=(
   build-essential cmake pkg-config
   libcpp-httplib-dev rapidjson-dev librocksdb-dev libgtest-dev libssl-dev zlib1g-dev libdeflate-dev
+  libsnappy-dev libbz2-dev liblz4-dev libzstd-dev
 )
 # shellcheck disable=SC2034
 DYNAPAGE_TEST_PACKAGES=(python3-boto3 python3-pytest python3-yaml awscli)
