@@ -140,7 +140,7 @@ class HttpServer::ConnectionServer : public httplib::Server {
   bool closing_ = false;     // guarded by mu_
 };
 
-HttpServer::HttpServer(Database* db) : dispatcher_(db), server_(new ConnectionServer()) {
+HttpServer::HttpServer() : server_(new ConnectionServer()) {
   // Only what the Keep-Alive response header advertises: the connection loop above keeps connections open
   // for any number of requests, up to kKeepAliveSeconds apart.
   server_->set_keep_alive_max_count(1u << 30);
@@ -148,9 +148,10 @@ HttpServer::HttpServer(Database* db) : dispatcher_(db), server_(new ConnectionSe
   server_->set_payload_max_length(kMaxRequestBytes);
   // cpp-httplib's default also sets SO_REUSEPORT, which lets a second server bind a port already in use and
   // silently share its connections; a busy port must be an error instead.
-  server_->set_socket_options([](socket_t sock) {
+  server_->set_socket_options([this](socket_t sock) {
     int yes = 1;
     setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, reinterpret_cast<const char*>(&yes), sizeof(yes));
+    listener_ = sock;  // for Bind() to raise its backlog
   });
   server_->new_task_queue = [] { return new ConnectionThreads(); };
   auto handle = [this](const httplib::Request& req, httplib::Response& res) {
@@ -165,7 +166,7 @@ HttpServer::HttpServer(Database* db) : dispatcher_(db), server_(new ConnectionSe
     ReadWireHeaders(req.headers, &w);
     w.query_has_algorithm = req.has_param("X-Amz-Algorithm");
     w.body = req.body;  // a view: the request outlives the dispatch
-    WireResponse r = dispatcher_.Handle(w);
+    WireResponse r = dispatcher_->Handle(w);
     res.status = r.status;
     // Straight into the header map: set_header() would scan these values, which we made, for CR and LF.
     res.headers.emplace("x-amzn-RequestId", std::move(r.request_id));
@@ -184,16 +185,20 @@ HttpServer::HttpServer(Database* db) : dispatcher_(db), server_(new ConnectionSe
 HttpServer::~HttpServer() = default;
 
 int HttpServer::Bind(const std::string& host, int port) {
-  if (port == 0) return server_->bind_to_any_port(host);
-  return server_->bind_to_port(host, port) ? port : -1;
+  int bound = port == 0 ? server_->bind_to_any_port(host) : (server_->bind_to_port(host, port) ? port : -1);
+  // cpp-httplib listens with a backlog of 5. Connections now queue up while the database opens, and a client
+  // beyond the queue would have its SYN dropped and retry only after a second; listen() again raises the limit.
+  if (bound >= 0 && listener_ >= 0) ::listen(listener_, SOMAXCONN);
+  return bound;
 }
 
-void HttpServer::Run() {
+void HttpServer::Run(Database* db) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (stopping_) return;
     run_started_ = true;
   }
+  dispatcher_ = std::make_unique<Dispatcher>(db);
   server_->listen_after_bind();
   run_returned_ = true;
 }

@@ -7,6 +7,10 @@
 // the socket I/O is ConnectionStream's: one recv() and one send() per request. Bodies over 16 MB are refused
 // with 413.
 //
+// Starting: Bind() listens at once, and Run(db) serves the Database once it is open. Connections made in
+// between (a client polling while the database opens) wait in the kernel's accept queue and are answered when
+// Run() starts, instead of being refused and retried later.
+//
 // Stopping: Stop() closes the listener, closes idle keep-alive connections, lets busy ones finish their
 // request, and turns away requests that still arrive (503); Run() returns once the listener is closed.
 // WaitForRequests() then waits for the requests already being handled, after which the Database may be closed.
@@ -27,13 +31,13 @@ namespace dynapage {
 
 class HttpServer {
  public:
-  explicit HttpServer(Database* db);
+  HttpServer();
   ~HttpServer();
 
-  // Binds host:port; port 0 picks a free port. Returns the bound port, or -1 on failure.
+  // Binds host:port and listens; port 0 picks a free port. Returns the bound port, or -1 on failure.
   int Bind(const std::string& host, int port);
-  // Serves until Stop() is called. REQUIRES: Bind succeeded.
-  void Run();
+  // Serves db until Stop() is called. REQUIRES: Bind succeeded; db stays open until WaitForRequests() returns.
+  void Run(Database* db);
   // Safe to call from any thread, before or while Run() runs. If Run() has started, returns once it has
   // returned; if not, Run() will return at once.
   void Stop();
@@ -46,8 +50,9 @@ class HttpServer {
   bool BeginRequest();
   void EndRequest();
 
-  Dispatcher dispatcher_;
+  std::unique_ptr<Dispatcher> dispatcher_;  // set by Run() before it accepts the first connection
   std::unique_ptr<ConnectionServer> server_;
+  int listener_ = -1;  // the listening socket, once Bind() has created it
   std::mutex mu_;
   std::condition_variable idle_;
   int in_flight_ = 0;          // guarded by mu_

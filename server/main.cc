@@ -101,16 +101,18 @@ int main(int argc, char** argv) {
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   std::signal(SIGPIPE, SIG_IGN);
 
+  // Listening before the database opens: a client that connects meanwhile is answered as soon as it is open,
+  // instead of being refused and having to retry.
+  dynapage::HttpServer server;
+  int bound = server.Bind(host, static_cast<int>(port));
+  if (bound < 0) {
+    std::fprintf(stderr, "dynapage: cannot listen on %s:%lld\n", host.c_str(), port);
+    return 1;
+  }
   std::unique_ptr<dynapage::Database> db;
   dynapage::Status status = dynapage::Database::Open(options, &db);
   if (!status.ok()) {
     std::fprintf(stderr, "dynapage: %s\n", status.message().c_str());
-    return 1;
-  }
-  dynapage::HttpServer server(db.get());
-  int bound = server.Bind(host, static_cast<int>(port));
-  if (bound < 0) {
-    std::fprintf(stderr, "dynapage: cannot listen on %s:%lld\n", host.c_str(), port);
     return 1;
   }
   std::thread watcher([&server, signals] {
@@ -122,7 +124,7 @@ int main(int argc, char** argv) {
               bound, options.path.empty() ? "in memory" : ("data in " + options.path).c_str(),
               static_cast<unsigned long long>(options.max_page_bytes));
   std::fflush(stdout);
-  server.Run();
+  server.Run(db.get());
   // Run() also returns if the listener fails; make sure new requests are turned away, and wake the watcher.
   server.Stop();
   pthread_kill(watcher.native_handle(), SIGTERM);

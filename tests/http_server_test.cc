@@ -105,10 +105,10 @@ TEST(HttpServerTest, ExpectContinueGetsAnInterimAnswerBeforeTheBody) {
 TEST(HttpServerTest, StopClosesIdleKeepAliveConnections) {
   std::unique_ptr<Database> db;
   ASSERT_TRUE(Database::Open(DatabaseOptions(), &db).ok());
-  HttpServer server(db.get());
+  HttpServer server;
   int port = server.Bind("127.0.0.1", 0);
   ASSERT_GT(port, 0);
-  std::thread runner([&] { server.Run(); });
+  std::thread runner([&] { server.Run(db.get()); });
   int fd = -1;
   std::string answer;
   for (int attempt = 0; attempt < 1000 && answer.empty(); attempt++) {  // until the accept loop runs
@@ -126,6 +126,43 @@ TEST(HttpServerTest, StopClosesIdleKeepAliveConnections) {
   char c;
   EXPECT_EQ(0, recv(fd, &c, 1, 0)) << "the server should have closed the idle connection";
   close(fd);
+  server.WaitForRequests();
+}
+
+// main() binds before it opens the database: clients that connect meanwhile must wait, not be refused, and not
+// be dropped when several arrive at once (cpp-httplib's own backlog is 5; a dropped SYN is retried after 1 s).
+TEST(HttpServerTest, ConnectionsMadeBeforeRunAreAnsweredOnceItRuns) {
+  HttpServer server;
+  int port = server.Bind("127.0.0.1", 0);
+  ASSERT_GT(port, 0);
+  constexpr int kClients = 16;
+  int fds[kClients];
+  for (int i = 0; i < kClients; i++) {
+    fds[i] = socket(AF_INET, SOCK_STREAM, 0);
+    ASSERT_GE(fds[i], 0);
+    timeval timeout{0, 500 * 1000};  // also bounds connect(): a dropped SYN makes it time out
+    setsockopt(fds[i], SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof(timeout));
+    timeval read_timeout{10, 0};
+    setsockopt(fds[i], SOL_SOCKET, SO_RCVTIMEO, &read_timeout, sizeof(read_timeout));
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(static_cast<uint16_t>(port));
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ASSERT_EQ(0, connect(fds[i], reinterpret_cast<sockaddr*>(&addr), sizeof(addr))) << "client " << i;
+    std::string request = ListTablesRequest("");
+    ASSERT_EQ(static_cast<ssize_t>(request.size()), send(fds[i], request.data(), request.size(), MSG_NOSIGNAL));
+  }
+  // Only now does the database exist.
+  std::unique_ptr<Database> db;
+  ASSERT_TRUE(Database::Open(DatabaseOptions(), &db).ok());
+  std::thread runner([&] { server.Run(db.get()); });
+  for (int i = 0; i < kClients; i++) {
+    std::string answer = ReadAnswers(fds[i], 1);
+    EXPECT_EQ(0u, answer.find("HTTP/1.1 200 OK\r\n")) << "client " << i << ": " << answer;
+    close(fds[i]);
+  }
+  server.Stop();
+  runner.join();
   server.WaitForRequests();
 }
 

@@ -95,10 +95,10 @@ TestServer::TestServer(const DatabaseOptions& options) { Start(options); }
 void TestServer::Start(const DatabaseOptions& options) {
   Status s = Database::Open(options, &db_);
   if (!s.ok()) Die("Database::Open: " + s.message());
-  server_ = std::make_unique<HttpServer>(db_.get());
+  server_ = std::make_unique<HttpServer>();
   port_ = server_->Bind("127.0.0.1", 0);
   if (port_ <= 0) Die("cannot bind 127.0.0.1:0");
-  thread_ = std::thread([this] { server_->Run(); });
+  thread_ = std::thread([this] { server_->Run(db_.get()); });
   client_ = std::make_unique<httplib::Client>("127.0.0.1", port_);
   client_->set_keep_alive(true);
   client_->set_tcp_nodelay(true);  // headers and body go in two writes: without this, Nagle + delayed ACK add 40 ms
