@@ -9,6 +9,8 @@
 #include <rocksdb/table.h>
 #include <rocksdb/write_batch.h>
 
+#include "engine/in_memory_env.h"
+
 namespace dynapage {
 
 namespace {
@@ -49,8 +51,9 @@ Status Storage::Open(const std::string& path, std::unique_ptr<Storage>* out) {
   options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table_options));
   std::string db_path = path;
   if (path.empty()) {
-    storage->mem_env_.reset(rocksdb::NewMemEnv(rocksdb::Env::Default()));
+    storage->mem_env_ = NewInMemoryEnv();
     options.env = storage->mem_env_.get();
+    options.fail_if_options_file_error = false;  // the in-memory Env keeps no OPTIONS file
     db_path = "/dynapage-in-memory";
     storage->in_memory_ = true;
   } else {
