@@ -23,13 +23,9 @@ RUN strip --strip-debug -o /dynapage build/dynapage
 FROM debian:12-slim
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-      libbrotli1 \
       libc6 \
-      libcpp-httplib0.11 \
       libgcc-s1 \
-      libssl3 \
       libstdc++6 \
-      zlib1g \
  && rm -rf /var/lib/apt/lists/*
 RUN useradd --system --uid 10001 --user-group --home-dir /data --no-create-home --shell /usr/sbin/nologin dynapage \
  && mkdir -p /data \

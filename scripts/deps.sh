@@ -4,8 +4,10 @@
 
 # shellcheck disable=SC2034  # used by the scripts that source this file
 # RocksDB's compression libraries (libsnappy-dev ... libzstd-dev) are linked statically, from their -dev packages.
+# cpp-httplib is compiled header-only from Debian's cpp-httplib source package (fetch_httplib_source below);
+# libcpp-httplib-dev is for the conformance suite, which needs the library's TLS support.
 DYNAPAGE_BUILD_PACKAGES=(
-  build-essential cmake pkg-config
+  build-essential dpkg-dev cmake pkg-config
   libcpp-httplib-dev rapidjson-dev librocksdb-dev libgtest-dev libssl-dev zlib1g-dev libdeflate-dev
   libsnappy-dev libbz2-dev liblz4-dev libzstd-dev
 )
@@ -48,4 +50,43 @@ install_packages() {
   echo "deps: installing ${missing[*]}"
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+# fetch_httplib_source: unpacks Debian's cpp-httplib source package into .deps/cpp-httplib (ignored by git), for
+# CMakeLists.txt to compile header-only without TLS (Debian's shared library is built with OpenSSL, which costs
+# dynapage ~3 ms of start-up and ~3.6 MB of memory). Fetched with apt-get from the Debian archives the machine
+# already uses, read through a sources list of its own: the machine's apt configuration is left as it is.
+# Nothing to do when the tree is there. On failure the build falls back to Debian's shared library.
+fetch_httplib_source() {
+  local dest=.deps/cpp-httplib
+  [ -f "$dest/httplib.h" ] && return 0
+  if ! command -v apt-get >/dev/null 2>&1 || ! command -v dpkg-source >/dev/null 2>&1; then
+    echo "deps: no apt-get/dpkg-source: cpp-httplib comes from its shared library" >&2
+    return 0
+  fi
+  local work
+  work=$(mktemp -d)
+  mkdir -p "$work/sources" "$work/lists/partial" "$work/unpack"
+  # The same archives as the binary packages, as source archives. Repositories without sources (third-party
+  # ones) fail to update; the Debian ones are what apt-get source needs.
+  local f
+  for f in /etc/apt/sources.list.d/*.sources; do
+    [ -f "$f" ] && sed -e 's/^Types:.*/Types: deb-src/' "$f" >"$work/sources/$(basename "$f")"
+  done
+  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+    [ -f "$f" ] && sed -n -e 's/^deb\([[:space:]]\)/deb-src\1/p' "$f" >"$work/sources/$(basename "$f")"
+  done
+  local apt=(apt-get -qq -o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts="$work/sources"
+             -o Dir::State::Lists="$work/lists" -o APT::Sandbox::User=root)
+  "${apt[@]}" update >"$work/update.log" 2>&1 || true
+  if (cd "$work/unpack" && "${apt[@]}" source cpp-httplib >"$work/source.log" 2>&1); then
+    mkdir -p .deps
+    rm -rf "$dest"
+    mv "$work"/unpack/cpp-httplib-*/ "$dest"
+    echo "deps: cpp-httplib source unpacked into $dest"
+  else
+    echo "deps: could not fetch Debian's cpp-httplib source package; cpp-httplib comes from its shared library" >&2
+    cat "$work/update.log" "$work/source.log" >&2
+  fi
+  rm -rf "$work"
 }
