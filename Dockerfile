@@ -24,8 +24,6 @@ FROM debian:12-slim
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
       libc6 \
-      libgcc-s1 \
-      libstdc++6 \
  && rm -rf /var/lib/apt/lists/*
 RUN useradd --system --uid 10001 --user-group --home-dir /data --no-create-home --shell /usr/sbin/nologin dynapage \
  && mkdir -p /data \
