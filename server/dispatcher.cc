@@ -6,7 +6,7 @@
 
 #include <cstring>
 #include <random>
-#include <vector>
+#include <string_view>
 
 #include "server/operation.h"
 #include "server/wire_error.h"
@@ -16,9 +16,9 @@ namespace dynapage {
 namespace {
 const char kTargetPrefix[] = "DynamoDB_20120810.";
 
-bool AcceptedContentType(const std::string& content_type) {
-  std::string base = content_type.substr(0, content_type.find(';'));
-  while (!base.empty() && base.back() == ' ') base.pop_back();
+bool AcceptedContentType(std::string_view content_type) {
+  std::string_view base = content_type.substr(0, content_type.find(';'));
+  while (!base.empty() && base.back() == ' ') base.remove_suffix(1);
   return base == "application/x-amz-json-1.0" || base == "application/json";
 }
 
@@ -34,34 +34,32 @@ bool CheckAuthorization(const WireRequest& r, WireError* error) {
     return false;
   }
   if (r.authorization.empty()) return true;
-  // "AWS4-HMAC-SHA256 Credential=…, SignedHeaders=…, Signature=…": split on commas and spaces after the scheme.
-  std::vector<std::string> params;
-  std::string current;
-  size_t start = r.authorization.find_first_of(", ");
-  std::string rest = start == std::string::npos ? "" : r.authorization.substr(start);
-  for (char c : rest) {
-    if (c == ',' || c == ' ') {
-      if (!current.empty()) params.push_back(current);
-      current.clear();
-    } else {
-      current.push_back(c);
+  // "AWS4-HMAC-SHA256 Credential=…, SignedHeaders=…, Signature=…": the parameters after the scheme, separated by
+  // commas and spaces; a parameter counts when it has a value. One pass over the header.
+  static const char* const kParameters[] = {"Credential", "Signature", "SignedHeaders"};
+  bool present[3] = {false, false, false};
+  std::string_view header = r.authorization;
+  size_t i = header.find_first_of(", ");
+  while (i < header.size()) {
+    while (i < header.size() && (header[i] == ',' || header[i] == ' ')) i++;
+    size_t end = i;
+    while (end < header.size() && header[end] != ',' && header[end] != ' ') end++;
+    std::string_view param = header.substr(i, end - i);
+    size_t eq = param.find('=');
+    if (eq != std::string_view::npos && eq + 1 < param.size()) {
+      for (int k = 0; k < 3; k++) {
+        if (param.substr(0, eq) == kParameters[k]) present[k] = true;
+      }
     }
+    i = end;
   }
-  if (!current.empty()) params.push_back(current);
-  auto has = [&](const std::string& name) {
-    for (const auto& p : params) {
-      size_t eq = p.find('=');
-      if (eq != std::string::npos && p.substr(0, eq) == name && eq + 1 < p.size()) return true;
-    }
-    return false;
-  };
   std::string msg;
-  for (const char* name : {"Credential", "Signature", "SignedHeaders"}) {
-    if (!has(name)) msg += std::string("Authorization header requires '") + name + "' parameter. ";
+  for (int k = 0; k < 3; k++) {
+    if (!present[k]) msg.append("Authorization header requires '").append(kParameters[k]).append("' parameter. ");
   }
   if (!r.has_amz_date) msg += "Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header. ";
   if (msg.empty()) return true;
-  *error = ServiceError("IncompleteSignatureException", msg + "Authorization=" + r.authorization);
+  *error = ServiceError("IncompleteSignatureException", msg.append("Authorization=").append(r.authorization));
   return false;
 }
 
@@ -113,7 +111,7 @@ WireResponse Dispatcher::Handle(const WireRequest& request) const {
     if (!empty_body && (bad_json || document.HasParseError() || !document.IsObject())) {
       response = FromError(ToWireError(Status::Serialization("")));
     } else if (request.target.compare(0, sizeof(kTargetPrefix) - 1, kTargetPrefix) != 0 ||
-               !(handler = FindOperation(std::string_view(request.target).substr(sizeof(kTargetPrefix) - 1)))) {
+               !(handler = FindOperation(request.target.substr(sizeof(kTargetPrefix) - 1)))) {
       response = FromError(ToWireError(Status::Error(ErrorCode::kUnknownOperation, "")));
     } else if (!CheckAuthorization(request, &auth_error)) {
       response = FromError(auth_error);

@@ -15,15 +15,16 @@
 
 namespace dynapage {
 
+// Views into the HTTP layer's request. REQUIRES: what they view outlives Handle().
 struct WireRequest {
-  std::string method;
-  std::string path;
-  std::string content_type;
-  std::string target;           // X-Amz-Target
-  std::string authorization;    // Authorization header
-  bool has_amz_date = false;    // X-Amz-Date or Date present
+  std::string_view method;
+  std::string_view path;
+  std::string_view content_type;
+  std::string_view target;           // X-Amz-Target
+  std::string_view authorization;    // Authorization header
+  bool has_amz_date = false;         // X-Amz-Date or Date present
   bool query_has_algorithm = false;  // X-Amz-Algorithm in the query string (presigned)
-  // REQUIRES: outlives Handle(), and is followed by a NUL byte (it views a std::string's buffer).
+  // REQUIRES: followed by a NUL byte (it views a std::string's buffer).
   std::string_view body;
 };
 
