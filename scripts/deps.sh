@@ -71,10 +71,10 @@ fetch_httplib_source() {
   # ones) fail to update; the Debian ones are what apt-get source needs.
   local f
   for f in /etc/apt/sources.list.d/*.sources; do
-    [ -f "$f" ] && sed -e 's/^Types:.*/Types: deb-src/' "$f" >"$work/sources/$(basename "$f")"
+    if [ -f "$f" ]; then sed -e 's/^Types:.*/Types: deb-src/' "$f" >"$work/sources/$(basename "$f")"; fi
   done
   for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-    [ -f "$f" ] && sed -n -e 's/^deb\([[:space:]]\)/deb-src\1/p' "$f" >"$work/sources/$(basename "$f")"
+    if [ -f "$f" ]; then sed -n -e 's/^deb\([[:space:]]\)/deb-src\1/p' "$f" >"$work/sources/$(basename "$f")"; fi
   done
   local apt=(apt-get -qq -o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts="$work/sources"
              -o Dir::State::Lists="$work/lists" -o APT::Sandbox::User=root)
