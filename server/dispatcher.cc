@@ -5,6 +5,7 @@
 #include <libdeflate.h>
 
 #include <cstring>
+#include <iterator>
 #include <random>
 #include <string_view>
 
@@ -37,7 +38,8 @@ bool CheckAuthorization(const WireRequest& r, WireError* error) {
   // "AWS4-HMAC-SHA256 Credential=…, SignedHeaders=…, Signature=…": the parameters after the scheme, separated by
   // commas and spaces; a parameter counts when it has a value. One pass over the header.
   static const char* const kParameters[] = {"Credential", "Signature", "SignedHeaders"};
-  bool present[3] = {false, false, false};
+  constexpr size_t kCount = std::size(kParameters);
+  bool present[kCount] = {};
   std::string_view header = r.authorization;
   size_t i = header.find_first_of(", ");
   while (i < header.size()) {
@@ -47,14 +49,14 @@ bool CheckAuthorization(const WireRequest& r, WireError* error) {
     std::string_view param = header.substr(i, end - i);
     size_t eq = param.find('=');
     if (eq != std::string_view::npos && eq + 1 < param.size()) {
-      for (int k = 0; k < 3; k++) {
+      for (size_t k = 0; k < kCount; k++) {
         if (param.substr(0, eq) == kParameters[k]) present[k] = true;
       }
     }
     i = end;
   }
   std::string msg;
-  for (int k = 0; k < 3; k++) {
+  for (size_t k = 0; k < kCount; k++) {
     if (!present[k]) msg.append("Authorization header requires '").append(kParameters[k]).append("' parameter. ");
   }
   if (!r.has_amz_date) msg += "Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header. ";
