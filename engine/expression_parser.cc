@@ -6,6 +6,7 @@
 #include "engine/attribute_value_format.h"
 #include "engine/expression_syntax.h"
 #include "engine/reserved_words.h"
+#include "engine/syntax_cache.h"
 #include "engine/value_compare.h"
 
 namespace dynapage {
@@ -534,8 +535,8 @@ size_t CountOperators(const std::vector<SyntaxUpdateSection>& sections) {
   return n;
 }
 
-Status SyntaxFailure(const SyntaxParser& parser, const char* expression_name) {
-  return Status::Validation(std::string("Invalid ") + expression_name + ": " + parser.SyntaxError());
+Status SyntaxFailure(const std::string& syntax_error, const char* expression_name) {
+  return Status::Validation(std::string("Invalid ") + expression_name + ": " + syntax_error);
 }
 
 }  // namespace
@@ -543,12 +544,12 @@ Status SyntaxFailure(const SyntaxParser& parser, const char* expression_name) {
 Status ParseCondition(std::string_view text, const char* expression_name, ExpressionAttributes* attrs,
                       std::unique_ptr<ConditionExpr>* out) {
   DP_RETURN_IF_ERROR(CheckText(text, expression_name));
-  SyntaxParser parser(text);
-  SyntaxCondition syntax;
-  if (!parser.ParseCondition(&syntax)) return SyntaxFailure(parser, expression_name);
+  std::string syntax_error;
+  std::shared_ptr<const ConditionSyntax> syntax = SyntaxCache::ForThisThread().Condition(text, &syntax_error);
+  if (!syntax) return SyntaxFailure(syntax_error, expression_name);
   Binder binder(attrs);
-  if (parser.redundant_parentheses()) binder.Record(kRedundantParens, "The expression has redundant parentheses;");
-  std::unique_ptr<ConditionExpr> condition = binder.BindCondition(syntax);
+  if (syntax->redundant_parentheses) binder.Record(kRedundantParens, "The expression has redundant parentheses;");
+  std::unique_ptr<ConditionExpr> condition = binder.BindCondition(syntax->tree);
   DP_RETURN_IF_ERROR(binder.Result(expression_name));
   *out = std::move(condition);
   return Status::OK();
@@ -559,7 +560,7 @@ Status ParseProjection(std::string_view text, ExpressionAttributes* attrs, std::
   DP_RETURN_IF_ERROR(CheckText(text, kName));
   SyntaxParser parser(text);
   std::vector<SyntaxPath> syntax;
-  if (!parser.ParseProjection(&syntax)) return SyntaxFailure(parser, kName);
+  if (!parser.ParseProjection(&syntax)) return SyntaxFailure(parser.SyntaxError(), kName);
   Binder binder(attrs);
   std::vector<DocumentPath> paths(syntax.size());
   for (size_t i = 0; i < syntax.size(); i++) binder.BindPath(syntax[i], &paths[i]);
@@ -574,7 +575,7 @@ Status ParseUpdate(std::string_view text, ExpressionAttributes* attrs, UpdateExp
   DP_RETURN_IF_ERROR(CheckText(text, kName));
   SyntaxParser parser(text);
   std::vector<SyntaxUpdateSection> sections;
-  if (!parser.ParseUpdate(&sections)) return SyntaxFailure(parser, kName);
+  if (!parser.ParseUpdate(&sections)) return SyntaxFailure(parser.SyntaxError(), kName);
   size_t operators = CountOperators(sections);
   if (operators > kMaxUpdateOperators) {
     return Status::Validation(std::string("Invalid ") + kName +

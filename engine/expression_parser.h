@@ -34,7 +34,8 @@ constexpr size_t kMaxUpdateOperators = 300;
 
 // Parses a condition: FilterExpression, ConditionExpression, or (before its key-specific checks, see
 // ParseKeyConditionExpression) KeyConditionExpression. expression_name is the request member, used in the
-// message prefix ("Invalid FilterExpression: …").
+// message prefix ("Invalid FilterExpression: …"). The syntax of recently parsed texts is reused (per thread,
+// engine/syntax_cache.h); binding is done for every call.
 // REQUIRES: attrs != nullptr (it may wrap two null maps).
 Status ParseCondition(std::string_view text, const char* expression_name, ExpressionAttributes* attrs,
                       std::unique_ptr<ConditionExpr>* out);

@@ -97,6 +97,33 @@ TEST_F(ExpressionParserTest, PlaceholderNameIsTakenLiterally) {
   EXPECT_EQ("abort", c->children[1]->operands[0].path[0].name);
 }
 
+// The syntax of a text is reused across calls (engine/syntax_cache.h); names and values are each call's own.
+TEST_F(ExpressionParserTest, RepeatedTextIsBoundPerCall) {
+  const std::string text = "#k = :v AND reused_attr < :v";
+  for (const AttributeValue& v : {AttributeValue::String("x"), AttributeValue::Number("7")}) {
+    ExpressionNameMap names = {{"#k", v.type == AttrType::kS ? "s_key" : "n_key"}};
+    ExpressionValueMap values = {{":v", v}};
+    ExpressionAttributes attrs(&names, &values);
+    std::unique_ptr<ConditionExpr> c;
+    ASSERT_TRUE(ParseCondition(text, "FilterExpression", &attrs, &c).ok());
+    ASSERT_EQ(ConditionExpr::Kind::kAnd, c->kind);
+    EXPECT_EQ(names["#k"], c->children[0]->operands[0].path[0].name);
+    EXPECT_EQ(v, c->children[0]->operands[1].value);
+    EXPECT_EQ(v, c->children[1]->operands[1].value);
+    EXPECT_TRUE(attrs.CheckAllUsed(false).ok());
+  }
+  ExpressionValueMap none = {{":other", AttributeValue::String("x")}};
+  ExpressionNameMap names = {{"#k", "k"}};
+  ExpressionAttributes attrs(&names, &none);
+  std::unique_ptr<ConditionExpr> c;
+  Status s = ParseCondition(text, "FilterExpression", &attrs, &c);
+  EXPECT_EQ(std::string(kF) + "An expression attribute value used in expression is not defined; attribute value: :v",
+            s.message());
+  // A syntax error is reported the same way every time.
+  EXPECT_EQ(std::string(kF) + "Syntax error; token: \"<EOF>\", near: \"AND\"", Filter("a = :s AND"));
+  EXPECT_EQ(std::string(kF) + "Syntax error; token: \"<EOF>\", near: \"AND\"", Filter("a = :s AND"));
+}
+
 TEST_F(ExpressionParserTest, TreeShapeFollowsPrecedence) {
   auto c = Parse("a = :s OR NOT b = :s AND c = :s");
   ASSERT_NE(nullptr, c);
