@@ -34,6 +34,10 @@ class JsonWriter : public rapidjson::Writer<rapidjson::StringBuffer> {
     std::memcpy(os_->Push(json.size()), json.data(), json.size());
     EndValue(true);
   }
+
+  // Makes room for bytes more of output at once, for a caller that expects that much (a page of items):
+  // growing the buffer a step at a time copies it at every step.
+  void Reserve(size_t bytes) { os_->Reserve(bytes); }
 };
 
 // Maximum nesting of L and M values.

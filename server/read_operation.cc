@@ -3,6 +3,10 @@
 namespace dynapage {
 
 namespace {
+// The room made for a page's items before the first is written: a page of Limit 25 small items, or the first
+// steps of a larger page, without regrowing (and copying) the response buffer several times on the way.
+constexpr size_t kItemsReserveBytes = 16 * 1024;
+
 // Errors of an ExclusiveStartKey value that DynamoDB prefixes with "The provided starting key is invalid: "
 // (spec §3.2); number errors and the others keep their plain text.
 bool TakesStartKeyPrefix(const std::string& message) {
@@ -78,6 +82,7 @@ Status WriteReadResponse(OperationContext& ctx, const ReadRequest& request, Capa
   bool count_only = request.select && *request.select == "COUNT";
   w.StartObject();
   if (!count_only) {
+    w.Reserve(kItemsReserveBytes);
     w.Key("Items");
     w.StartArray();
   }

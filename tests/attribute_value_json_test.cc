@@ -239,5 +239,21 @@ TEST(AttributeValueEncoding, EveryTypeRoundTrips) {
   EXPECT_FALSE(DecodeStoredAttributeMap(std::string_view("{"), &stored));
 }
 
+// JsonWriter's additions: a raw block is one value in its container, and Reserve changes room, not output.
+TEST(JsonWriterTest, ReserveMakesRoomWithoutWriting) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter writer(buffer);
+  writer.StartObject();
+  writer.Reserve(16 * 1024);
+  EXPECT_GE(buffer.stack_.GetCapacity(), 16u * 1024);
+  writer.Key("Items");
+  writer.StartArray();
+  writer.RawJson(R"({"a":{"S":"x"}})", rapidjson::kObjectType);
+  writer.RawJson(R"({"b":{"N":"1"}})", rapidjson::kObjectType);
+  writer.EndArray();
+  writer.EndObject();
+  EXPECT_EQ(R"({"Items":[{"a":{"S":"x"}},{"b":{"N":"1"}}]})", std::string(buffer.GetString()));
+}
+
 }  // namespace
 }  // namespace dynapage
