@@ -32,6 +32,12 @@ std::string PartitionHashInput(const AttributeValue& value) {
 }
 
 uint64_t PartitionHash(const AttributeValue& value) {
+  // The last value hashed on this thread: a client paging through a partition has its key hashed for the
+  // ExclusiveStartKey and for the range of every page, and an MD5 costs far more than this comparison.
+  thread_local AttrType last_type = AttrType::kNull;  // never a key type: nothing is remembered yet
+  thread_local std::string last_scalar;
+  thread_local uint64_t last_hash = 0;
+  if (value.type == last_type && value.scalar == last_scalar) return last_hash;
   static const char kSalt[] = "Outliers";
   unsigned char digest[MD5_DIGEST_LENGTH];
   MD5_CTX ctx;
@@ -46,6 +52,9 @@ uint64_t PartitionHash(const AttributeValue& value) {
   MD5_Final(digest, &ctx);
   uint64_t hash = 0;
   for (int i = 0; i < 8; i++) hash = (hash << 8) | digest[i];
+  last_type = value.type;
+  last_scalar = value.scalar;
+  last_hash = hash;
   return hash;
 }
 

@@ -220,6 +220,23 @@ TEST(PartitionHashOrder, HashInputs) {
   EXPECT_EQ(PartitionHash(AttributeValue::String("xyz")), PartitionHash(AttributeValue::Binary("xyz")));
 }
 
+// The hash of the last value is remembered per thread; it must answer only for that exact value and type.
+TEST(PartitionHashOrder, RepeatedAndAlternatingValues) {
+  for (int i = 0; i < 2; i++) {
+    EXPECT_EQ(0x0cb5bbu, PartitionHash(AttributeValue::String("A")) >> 40);
+    EXPECT_EQ(0x0cb5bbu, PartitionHash(AttributeValue::String("A")) >> 40);
+    EXPECT_EQ(0x2a5fbcu, PartitionHash(AttributeValue::String("B")) >> 40);
+  }
+  // Same scalar text, other type: N "1" hashes its Decimal bytes, S "1" its characters.
+  uint64_t s1 = PartitionHash(AttributeValue::String("1"));
+  uint64_t n1 = PartitionHash(N("1"));
+  EXPECT_NE(s1, n1);
+  EXPECT_EQ(s1, PartitionHash(AttributeValue::String("1")));
+  EXPECT_EQ(n1, PartitionHash(N("1")));
+  EXPECT_EQ(n1, PartitionHash(N("1e0")));
+  EXPECT_EQ(s1, PartitionHash(AttributeValue::Binary("1")));
+}
+
 // Spec §6.2: live segment assignment with TotalSegments=4096 (DYN-T "items from correct … hash segments").
 TEST(ParallelScanSegments, LiveSegmentsWith4096) {
   EXPECT_EQ(0u, SegmentOfHash(PartitionHash(AttributeValue::String("3635")), 4096));
