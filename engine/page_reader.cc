@@ -27,7 +27,6 @@ Status ReadPage(const Storage& storage, const PageSpec& spec, ItemSink* sink, Pa
   }
 
   const bool decode = spec.filter || spec.projection || spec.fetch_base;
-  std::string last_key;
   AttributeMap item;
   rapidjson::Document document;
   std::string scratch;
@@ -37,7 +36,6 @@ Status ReadPage(const Storage& storage, const PageSpec& spec, ItemSink* sink, Pa
     if (!ParseStoredItem(it->value(), &stored)) return Status::Internal("corrupt item");
     result->scanned_count++;
     result->bytes_read += stored.size;
-    last_key.assign(it->key().data(), it->key().size());
     if (!decode) {
       result->count++;
       if (!spec.count_only) sink->AddJson(stored.json);
@@ -72,7 +70,8 @@ Status ReadPage(const Storage& storage, const PageSpec& spec, ItemSink* sink, Pa
     spec.forward ? it->Next() : it->Prev();
   }
   DP_RETURN_IF_ERROR(it->status());
-  if (stopped) result->last_evaluated = std::move(last_key);
+  // A stopped page did not move past its last evaluated entry.
+  if (stopped) result->last_evaluated.emplace(it->key());
   return Status::OK();
 }
 
