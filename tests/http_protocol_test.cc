@@ -154,6 +154,24 @@ TEST_F(HttpProtocolTest, IncompleteSignature) {
             r.Message());
 }
 
+TEST_F(HttpProtocolTest, SignatureParametersAreSplitOnCommasAndSpaces) {
+  // Any run of ',' and ' ' separates parameters; a parameter without a value does not count.
+  const char* const kMissingSignature = "AWS4-HMAC-SHA256 Credential=a/b/c,SignedHeaders=host;x-amz-date, Signature=";
+  HttpRequest request = Post("ListTables", "{}");
+  SetHeader(&request, "Authorization", kMissingSignature);
+  HttpResult r = server_.Send(request);
+  EXPECT_EQ("com.amazon.coral.service#IncompleteSignatureException", r.ErrorType());
+  EXPECT_EQ(std::string("Authorization header requires 'Signature' parameter. Authorization=") + kMissingSignature,
+            r.Message());
+  SetHeader(&request, "Authorization", "AWS4-HMAC-SHA256  Credential=a/b/c ,, Signature=0123,SignedHeaders=host");
+  r = server_.Send(request);
+  EXPECT_EQ(200, r.status) << r.body;
+  const char* const kGlued = "AWS4-HMAC-SHA256 Credential=a/b/c,SignedHeaders=hostSignature=0123";
+  SetHeader(&request, "Authorization", kGlued);
+  r = server_.Send(request);
+  EXPECT_EQ(std::string("Authorization header requires 'Signature' parameter. Authorization=") + kGlued, r.Message());
+}
+
 TEST_F(HttpProtocolTest, IncompleteSignatureNamesOnlyWhatIsMissing) {
   HttpRequest request = Post("ListTables", "{}");
   SetHeader(&request, "X-Amz-Date", "");
