@@ -20,14 +20,15 @@ const AttributeValue* Find(const AttributeMap& m, const std::string& name) {
 
 Status ValidateStartKey(const TableDefinition& table, const IndexDefinition* index, ReadKind kind,
                         const AttributeMap& start_key) {
-  std::vector<const KeyAttribute*> index_keys, table_keys;
-  table_keys.push_back(&table.key.hash);
-  if (table.key.range) table_keys.push_back(&*table.key.range);
-  size_t expected = table_keys.size();
+  // Null entries are absent keys. Fixed arrays: this runs for every page a client asks for.
+  const KeyAttribute* table_keys[2] = {&table.key.hash, table.key.range ? &*table.key.range : nullptr};
+  const KeyAttribute* index_keys[2] = {nullptr, nullptr};
+  size_t expected = table.key.range ? 2 : 1;
   if (index) {
+    size_t n = 0;
     for (const KeyAttribute* k : {&index->key.hash, index->key.range ? &*index->key.range : nullptr}) {
       if (k && !table.key.IsKeyAttribute(k->name)) {
-        index_keys.push_back(k);
+        index_keys[n++] = k;
         expected++;
       }
     }
@@ -36,11 +37,13 @@ Status ValidateStartKey(const TableDefinition& table, const IndexDefinition* ind
   const bool base_scan = kind == ReadKind::kScan && !index;
   if (start_key.size() != expected) return Status::Validation(base_scan ? InvalidNoMatch() : kInvalid);
   for (const KeyAttribute* k : index_keys) {
+    if (!k) continue;
     const AttributeValue* v = Find(start_key, k->name);
     if (!v) return Status::Validation(kInvalid);
     if (v->type != k->type) return Status::Validation(kNoMatch);
   }
   for (const KeyAttribute* k : table_keys) {
+    if (!k) continue;
     const AttributeValue* v = Find(start_key, k->name);
     if (!v) {
       if (index) return Status::Validation(InvalidNoMatch());
@@ -73,14 +76,17 @@ bool StorageKeyToAttributes(const TableDefinition& table, const IndexDefinition*
                             AttributeMap* out) {
   out->clear();
   size_t pos = kKeyHeaderSize;
-  std::vector<const KeyAttribute*> parts;
+  // In key order; at most four parts, so no vector (this runs for every page that stops early).
+  const KeyAttribute* parts[4];
+  size_t count = 0;
   if (index) {
-    parts.push_back(&index->key.hash);
-    if (index->key.range) parts.push_back(&*index->key.range);
+    parts[count++] = &index->key.hash;
+    if (index->key.range) parts[count++] = &*index->key.range;
   }
-  parts.push_back(&table.key.hash);
-  if (table.key.range) parts.push_back(&*table.key.range);
-  for (const KeyAttribute* k : parts) {
+  parts[count++] = &table.key.hash;
+  if (table.key.range) parts[count++] = &*table.key.range;
+  for (size_t i = 0; i < count; i++) {
+    const KeyAttribute* k = parts[i];
     AttributeValue v;
     if (!DecodeKeyPart(key, &pos, k->type, &v)) return false;
     (*out)[k->name] = std::move(v);
