@@ -28,7 +28,8 @@ Status ReadPage(const Storage& storage, const PageSpec& spec, ItemSink* sink, Pa
 
   const bool decode = spec.filter || spec.projection || spec.fetch_base;
   AttributeMap item;
-  rapidjson::Document document;
+  // Built on the first decode: a Document allocates its allocator, and most pages copy items without decoding.
+  std::optional<rapidjson::Document> document;
   std::string scratch;
   // Evaluates the entry under the iterator: counts it, and hands it to the sink if it passes the filter.
   auto evaluate = [&]() -> Status {
@@ -41,9 +42,10 @@ Status ReadPage(const Storage& storage, const PageSpec& spec, ItemSink* sink, Pa
       if (!spec.count_only) sink->AddJson(stored.json);
       return Status::OK();
     }
-    bool decoded = ParseStoredJson(stored.json, &scratch, &document) &&
-                   (spec.needed_attributes ? DecodeStoredAttributes(document, *spec.needed_attributes, &item)
-                                           : DecodeStoredAttributeMap(document, &item));
+    if (!document) document.emplace();
+    bool decoded = ParseStoredJson(stored.json, &scratch, &*document) &&
+                   (spec.needed_attributes ? DecodeStoredAttributes(*document, *spec.needed_attributes, &item)
+                                           : DecodeStoredAttributeMap(*document, &item));
     if (!decoded) return Status::Internal("corrupt item");
     if (spec.fetch_base && !spec.fetch_base->Fetch(&item, &result->base_bytes_read)) return Status::OK();
     if (spec.filter && !EvaluateCondition(*spec.filter, item)) return Status::OK();
