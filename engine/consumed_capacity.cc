@@ -8,13 +8,11 @@
 
 namespace dynapage {
 
-ConsumedCapacity WriteCapacity(const TableDefinition& table, const AttributeMap* old_item,
-                               const AttributeMap* new_item) {
+ConsumedCapacity WriteCapacity(const TableDefinition& table, const AttributeMap* old_item, uint64_t old_size,
+                               const AttributeMap* new_item, uint64_t new_size) {
   ConsumedCapacity c;
   c.table_name = table.name;
   c.is_read = false;
-  size_t old_size = old_item ? ItemSize(*old_item) : 0;
-  size_t new_size = new_item ? ItemSize(*new_item) : 0;
   c.table_units = WriteUnits(std::max(old_size, new_size));
   for (const auto& index : table.indexes) {
     std::string old_key, new_key;

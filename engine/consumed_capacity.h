@@ -45,10 +45,12 @@ struct TableDefinition;
 class AttributeValue;
 
 // The write capacity of replacing old_item by new_item (either may be null) in table: the table's units from
-// the larger of the two, and each index whose entry is written or removed.
+// the larger of the two, and each index whose entry is written or removed. The items' sizes come from the
+// caller, which has them already (ItemWrite). REQUIRES: old_size == ItemSize(*old_item), 0 without old_item;
+// the same for new_size.
 ConsumedCapacity WriteCapacity(const TableDefinition& table,
-                               const std::map<std::string, AttributeValue>* old_item,
-                               const std::map<std::string, AttributeValue>* new_item);
+                               const std::map<std::string, AttributeValue>* old_item, uint64_t old_size,
+                               const std::map<std::string, AttributeValue>* new_item, uint64_t new_size);
 
 // Adds factor × c into the entry of c's table in *by_table (appending one for a table not yet there), for the
 // per-table lists of BatchWriteItem and the transactions (factor 2).

@@ -338,17 +338,17 @@ Status Database::ApplyWrites(std::vector<ItemWrite>* writes, std::vector<Status>
   statuses->assign(writes->size(), Status::OK());
   bool all_ok = true;
   Status first_error;
-  // Each write's storage key, computed once: the key encoding depends only on the table's key schema and
-  // keyspace, which no change of definition alters. The size of the item replaced comes from its stored header.
-  std::vector<uint64_t> old_sizes(writes->size());
+  // The caller's storage key stays valid: the key encoding depends only on the table's key schema and keyspace,
+  // which no change of definition alters. The size of the item replaced comes from its stored header.
   for (size_t i = 0; i < writes->size(); i++) {
     ItemWrite& w = (*writes)[i];
     w.old_item.reset();
     w.new_item.reset();
-    if (w.storage_key.empty()) w.storage_key = TableItemKey(*w.table, w.key);
+    w.old_size = 0;
+    w.new_size = 0;
     AttributeMap current;
     bool found = false;
-    Status s = ReadStoredItem(*w.table, w.storage_key, &current, &found, &old_sizes[i]);
+    Status s = ReadStoredItem(*w.table, w.storage_key, &current, &found, &w.old_size);
     if (s.ok()) {
       if (found) w.old_item = std::move(current);
       s = w.mutate(found ? &*w.old_item : nullptr, &w.new_item);
@@ -363,23 +363,28 @@ Status Database::ApplyWrites(std::vector<ItemWrite>* writes, std::vector<Status>
 
   Storage::Batch batch;
   std::map<uint32_t, TableStats> deltas;
-  for (size_t i = 0; i < writes->size(); i++) {
-    ItemWrite& w = (*writes)[i];
-    // The definition as it is now: an index created or dropped since the caller looked the table up counts.
-    std::shared_ptr<const TableDefinition> current = FindTable(w.table->name);
+  // The definition as it is now: an index created or dropped since the caller looked the table up counts. The
+  // catalog cannot change under the writer lock, so writes to the table looked up last reuse its definition.
+  std::shared_ptr<const TableDefinition> current;
+  const TableDefinition* current_for = nullptr;
+  for (ItemWrite& w : *writes) {
+    if (w.table.get() != current_for) {
+      current = FindTable(w.table->name);
+      current_for = w.table.get();
+    }
     if (!current || current->keyspace != w.table->keyspace) return Status::NotFound("Requested resource not found");
     const TableDefinition& table = *current;
     const std::string& key = w.storage_key;
     TableStats& delta = deltas[table.keyspace];
     if (w.old_item) {
       delta.item_count--;
-      delta.size_bytes -= static_cast<int64_t>(old_sizes[i]);
+      delta.size_bytes -= static_cast<int64_t>(w.old_size);
     }
     if (w.new_item) {
-      uint64_t new_size = ItemSize(*w.new_item);
+      w.new_size = ItemSize(*w.new_item);
       delta.item_count++;
-      delta.size_bytes += static_cast<int64_t>(new_size);
-      batch.Put(key, EncodeStoredItem(*w.new_item, new_size));
+      delta.size_bytes += static_cast<int64_t>(w.new_size);
+      batch.Put(key, EncodeStoredItem(*w.new_item, w.new_size));
     } else if (w.old_item) {
       batch.Delete(key);
     }

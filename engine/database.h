@@ -55,14 +55,15 @@ using ItemMutator = std::function<Status(const AttributeMap* current, std::optio
 
 struct ItemWrite {
   std::shared_ptr<const TableDefinition> table;
-  AttributeMap key;  // REQUIRES: passed ValidateKey for the table
-  ItemMutator mutate;
-  // TableItemKey(*table, key), for a caller that computed it already (a batch checks for duplicates with it);
-  // ApplyWrites computes it when empty.
+  // TableItemKey(*table, key) of the item's key (or of the item itself). REQUIRES: the key passed ValidateKey
+  // (or the item ValidateItemKeys) for the table.
   std::string storage_key;
-  // Filled in by ApplyWrites:
+  ItemMutator mutate;
+  // Filled in by ApplyWrites, with each item's DynamoDB size (0 when absent):
   std::optional<AttributeMap> old_item;
   std::optional<AttributeMap> new_item;
+  uint64_t old_size = 0;
+  uint64_t new_size = 0;
 };
 
 // One item to read with Database::GetItems().

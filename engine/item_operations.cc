@@ -27,7 +27,8 @@ Status ApplySingleWrite(Database& db, ItemWrite write, bool return_old_item_on_f
     return s;
   }
   result->capacity = WriteCapacity(*applied->table, applied->old_item ? &*applied->old_item : nullptr,
-                                   applied->new_item ? &*applied->new_item : nullptr);
+                                   applied->old_size, applied->new_item ? &*applied->new_item : nullptr,
+                                   applied->new_size);
   return Status::OK();
 }
 
@@ -42,7 +43,7 @@ Status PreparePutItem(Database& db, const PutItemRequest& request, ItemWrite* wr
   if (!table) return Status::NotFound(kNotFound);
   DP_RETURN_IF_ERROR(ValidateItemKeys(*table, request.item));
   write->table = table;
-  write->key = KeyOf(table->key, request.item);
+  write->storage_key = TableItemKey(*table, request.item);
   const AttributeMap& item = request.item;
   write->mutate = [condition, &item](const AttributeMap* current, std::optional<AttributeMap>* next) {
     DP_RETURN_IF_ERROR(condition.Check(current));
@@ -60,7 +61,7 @@ Status PrepareDeleteItem(Database& db, const DeleteItemRequest& request, ItemWri
   if (!table) return Status::NotFound(kNotFound);
   DP_RETURN_IF_ERROR(ValidateKey(table->key, request.key));
   write->table = table;
-  write->key = request.key;
+  write->storage_key = TableItemKey(*table, request.key);
   write->mutate = [condition](const AttributeMap* current, std::optional<AttributeMap>* next) {
     DP_RETURN_IF_ERROR(condition.Check(current));
     next->reset();

@@ -135,7 +135,6 @@ Status TransactWriteItems(Database& db, const TransactWriteRequest& request, Tra
   std::set<std::string> items;
   for (size_t i = 0; i < actions.size(); i++) {
     DP_RETURN_IF_ERROR(PrepareAction(db, actions[i], &requests[i], &writes[i]));
-    writes[i].storage_key = TableItemKey(*writes[i].table, writes[i].key);
     if (!items.insert(writes[i].storage_key).second) {
       return Status::Validation(kMultipleOperations);
     }
@@ -163,10 +162,11 @@ Status TransactWriteItems(Database& db, const TransactWriteRequest& request, Tra
       ConsumedCapacity c;
       c.table_name = w.table->name;
       c.is_read = false;
-      c.table_units = WriteUnits(old_item ? ItemSize(*old_item) : 0);
+      c.table_units = WriteUnits(w.old_size);
       AddCapacity(c, 2, &result->capacity);
     } else {
-      AddCapacity(WriteCapacity(*w.table, old_item, w.new_item ? &*w.new_item : nullptr), 2, &result->capacity);
+      AddCapacity(WriteCapacity(*w.table, old_item, w.old_size, w.new_item ? &*w.new_item : nullptr, w.new_size), 2,
+                  &result->capacity);
     }
   }
   if (request.client_request_token) {

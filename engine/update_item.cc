@@ -82,7 +82,7 @@ Status PrepareUpdateItem(Database& db, const UpdateItemRequest& request, ItemWri
   }
   DP_RETURN_IF_ERROR(CheckKeyPaths(*table, *update, *targets));
   write->table = table;
-  write->key = request.key;
+  write->storage_key = TableItemKey(*table, request.key);
   const AttributeMap& key = request.key;
   write->mutate = [condition, update, dialect, &key, table](const AttributeMap* current,
                                                             std::optional<AttributeMap>* next) {

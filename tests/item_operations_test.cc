@@ -567,6 +567,23 @@ TEST_F(ItemOperationsTest, BatchWriteDuplicates) {
   EXPECT_EQ(0, ItemCount("num"));
 }
 
+// Entries are checked in order: a duplicate wins over an error of a later entry (or table), and an error wins
+// over a later duplicate.
+TEST_F(ItemOperationsTest, BatchWriteDuplicatesInRequestOrder) {
+  const std::string a = PutRequest(R"({"pk":{"S":"a"}})");
+  const std::string bad = PutRequest(R"({"pk":{"N":"1"}})");
+  ExpectValidation(server_.Call("BatchWriteItem", R"({"RequestItems":{"items":[)" + a + "," + a + "," + bad + "]}}"),
+                   kDuplicates);
+  ExpectValidation(server_.Call("BatchWriteItem", R"({"RequestItems":{"items":[)" + a + "," + bad + "," + a + "]}}"),
+                   kNoMatch);
+  ExpectValidation(server_.Call("BatchWriteItem",
+                                R"({"RequestItems":{"items":[)" + a + "," + a + R"(],"nope":[)" + a + "]}}"),
+                   kDuplicates);
+  HttpResult r = server_.Call("BatchWriteItem", R"({"RequestItems":{"nope":[)" + a + R"(],"items":[)" + a + "," + a + "]}}");
+  EXPECT_EQ("ResourceNotFoundException", r.ErrorName());
+  EXPECT_EQ(0, ItemCount("items"));
+}
+
 // §9: key errors of a batch are rewritten to the schema message.
 TEST_F(ItemOperationsTest, BatchWriteKeyErrors) {
   for (const std::string& request : {PutRequest(R"({"other":{"S":"a"}})"), PutRequest(R"({"pk":{"N":"1"}})"),
