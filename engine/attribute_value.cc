@@ -20,7 +20,7 @@ bool SameElements(std::vector<std::string> a, std::vector<std::string> b) {
 
 const char* AttrTypeName(AttrType type) { return kTypeNames[static_cast<int>(type)]; }
 
-bool AttrTypeFromName(const std::string& name, AttrType* type) {
+bool AttrTypeFromName(std::string_view name, AttrType* type) {
   for (int i = 0; i < 10; i++) {
     if (name == kTypeNames[i]) {
       *type = static_cast<AttrType>(i);

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dynapage {
@@ -19,7 +20,7 @@ enum class AttrType : uint8_t { kS, kN, kB, kBool, kNull, kL, kM, kSS, kNS, kBS 
 // The wire name of a type: "S", "N", "B", "BOOL", "NULL", "L", "M", "SS", "NS", "BS".
 const char* AttrTypeName(AttrType type);
 // Inverse of AttrTypeName; returns false for an unknown name.
-bool AttrTypeFromName(const std::string& name, AttrType* type);
+bool AttrTypeFromName(std::string_view name, AttrType* type);
 inline bool IsSetType(AttrType t) { return t == AttrType::kSS || t == AttrType::kNS || t == AttrType::kBS; }
 // The element type of a set type, and the set type of a scalar type (S->SS, N->NS, B->BS).
 AttrType SetElementType(AttrType set_type);

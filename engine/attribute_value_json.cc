@@ -71,7 +71,20 @@ bool HasDuplicates(std::vector<std::string> elements) {
 
 std::string_view View(const rapidjson::Value& v) { return std::string_view(v.GetString(), v.GetStringLength()); }
 
-// Pass 2: value rules (ValidationException) in dynalite's order, building the value.
+// The default-constructed value of member `name` in *map, for Build to fill: a new entry, or a repeated name's
+// entry cleared (the last occurrence of a name wins).
+AttributeValue& Slot(std::string_view name, AttributeMap* map) {
+  auto [it, inserted] = map->try_emplace(std::string(name));
+  if (!inserted) it->second = AttributeValue();
+  return it->second;
+}
+
+// A member name as the C string RapidJSON holds: a name with an escaped NUL ends there, as it always has.
+std::string_view CName(const rapidjson::Value& name) { return std::string_view(name.GetString()); }
+
+// Pass 2: value rules (ValidationException) in dynalite's order, building the value in place (into a value
+// the caller has just default-constructed: a temporary moved into place costs a move of every member, and
+// values are built once per attribute of every item written). REQUIRES: *out is default-constructed.
 Status Build(const rapidjson::Value& json, int depth, AttributeValue* out) {
   if (depth > kMaxNestingDepth) {
     return Status::Validation("Nesting Levels have exceeded supported limits");
@@ -80,29 +93,36 @@ Status Build(const rapidjson::Value& json, int depth, AttributeValue* out) {
   for (auto m = json.MemberBegin(); m != json.MemberEnd(); ++m) {
     if (!Present(m)) continue;
     AttrType type;
-    if (!AttrTypeFromName(m->name.GetString(), &type)) continue;  // unknown members are ignored
+    if (!AttrTypeFromName(CName(m->name), &type)) continue;  // unknown members are ignored
     types++;
     const rapidjson::Value& v = m->value;
+    // With two types the value is refused below, so what the second leaves in *out does not matter.
     switch (type) {
-      case AttrType::kS: *out = AttributeValue::String(std::string(View(v))); break;
+      case AttrType::kS:
+        out->type = type;
+        out->scalar.assign(v.GetString(), v.GetStringLength());
+        break;
       case AttrType::kN: {
         Decimal d;
         DP_RETURN_IF_ERROR(Decimal::Parse(View(v), &d));
-        *out = AttributeValue::Number(d.ToString());
+        out->type = type;
+        out->scalar = d.ToString();
         break;
       }
-      case AttrType::kB: {
-        std::string bytes;
-        Base64Decode(View(v), &bytes);  // already checked in pass 1
-        *out = AttributeValue::Binary(std::move(bytes));
+      case AttrType::kB:
+        out->type = type;
+        Base64Decode(View(v), &out->scalar);  // already checked in pass 1
         break;
-      }
-      case AttrType::kBool: *out = AttributeValue::Bool(v.GetBool()); break;
+      case AttrType::kBool:
+        out->type = type;
+        out->boolean = v.GetBool();
+        break;
       case AttrType::kNull:
         if (!v.GetBool()) {
           return Status::Validation(std::string(kInvalidPrefix) + "Null attribute value types must have the value of true");
         }
-        *out = AttributeValue::Null();
+        out->type = type;
+        out->boolean = true;
         break;
       case AttrType::kSS:
       case AttrType::kNS:
@@ -136,7 +156,8 @@ Status Build(const rapidjson::Value& json, int depth, AttributeValue* out) {
           return Status::Validation(std::string(kInvalidPrefix) + "Input collection " + JoinForMessage(elements, true) +
                                     "of type BS contains duplicates.");
         }
-        *out = AttributeValue::Set(type, std::move(elements));
+        out->type = type;
+        out->set = std::move(elements);
         break;
       }
       case AttrType::kL: {
@@ -144,22 +165,20 @@ Status Build(const rapidjson::Value& json, int depth, AttributeValue* out) {
         elements.reserve(v.Size());
         for (const auto& e : v.GetArray()) {
           if (e.IsNull()) continue;
-          AttributeValue element;
-          DP_RETURN_IF_ERROR(Build(e, depth + 1, &element));
-          elements.push_back(std::move(element));
+          DP_RETURN_IF_ERROR(Build(e, depth + 1, &elements.emplace_back()));
         }
-        *out = AttributeValue::List(std::move(elements));
+        out->type = type;
+        out->list = std::move(elements);
         break;
       }
       case AttrType::kM: {
         AttributeMap members;
         for (auto e = v.MemberBegin(); e != v.MemberEnd(); ++e) {
           if (e->value.IsNull()) continue;
-          AttributeValue element;
-          DP_RETURN_IF_ERROR(Build(e->value, depth + 1, &element));
-          members[std::string(View(e->name))] = std::move(element);
+          DP_RETURN_IF_ERROR(Build(e->value, depth + 1, &Slot(View(e->name), &members)));
         }
-        *out = AttributeValue::Map(std::move(members));
+        out->type = type;
+        out->map = std::move(members);
         break;
       }
     }
@@ -178,7 +197,7 @@ bool BuildStored(const rapidjson::Value& json, AttributeValue* out) {
   if (!json.IsObject() || json.MemberCount() != 1) return false;
   auto m = json.MemberBegin();
   AttrType type;
-  if (!AttrTypeFromName(m->name.GetString(), &type)) return false;
+  if (!AttrTypeFromName(CName(m->name), &type)) return false;
   const rapidjson::Value& v = m->value;
   switch (type) {
     case AttrType::kS:
@@ -233,6 +252,7 @@ bool BuildStored(const rapidjson::Value& json, AttributeValue* out) {
 
 Status DecodeAttributeValue(const rapidjson::Value& json, AttributeValue* out) {
   DP_RETURN_IF_ERROR(TypeCheck(json, 0));
+  *out = AttributeValue();
   return Build(json, 0, out);
 }
 
@@ -244,9 +264,7 @@ Status DecodeAttributeMap(const rapidjson::Value& json, AttributeMap* out) {
   }
   for (auto m = json.MemberBegin(); m != json.MemberEnd(); ++m) {
     if (m->value.IsNull()) continue;
-    AttributeValue value;
-    DP_RETURN_IF_ERROR(Build(m->value, 0, &value));
-    (*out)[std::string(m->name.GetString(), m->name.GetStringLength())] = std::move(value);
+    DP_RETURN_IF_ERROR(Build(m->value, 0, &Slot(View(m->name), out)));
   }
   return Status::OK();
 }

@@ -221,6 +221,23 @@ TEST(AttributeValueNulls, NullMembersAreAbsent) {
   EXPECT_EQ(R"({"M":{"k":{"S":"v"}}})", RoundTrip(R"({"M":{"k":{"S":"v"},"gone":null}})"));
 }
 
+// A name given twice keeps its last value, and nothing of the first (values are built in place).
+TEST(AttributeValueNames, RepeatedNameKeepsOnlyTheLastValue) {
+  AttributeMap map;
+  Outcome o = DecodeMap(R"({"a":{"L":[{"S":"x"}]},"b":{"N":"1"},"a":{"S":"y"}})", &map);
+  ASSERT_EQ(ErrorCode::kOk, o.code) << o.message;
+  ASSERT_EQ(2u, map.size());
+  EXPECT_EQ(AttrType::kS, map["a"].type);
+  EXPECT_EQ("y", map["a"].scalar);
+  EXPECT_TRUE(map["a"].list.empty());
+  o = DecodeMap(R"({"m":{"M":{"k":{"SS":["p"]},"k":{"N":"2"}}}})", &map);
+  ASSERT_EQ(ErrorCode::kOk, o.code) << o.message;
+  const AttributeValue& k = map["m"].map["k"];
+  EXPECT_EQ(AttrType::kN, k.type);
+  EXPECT_EQ("2", k.scalar);
+  EXPECT_TRUE(k.set.empty());
+}
+
 TEST(AttributeValueEncoding, EveryTypeRoundTrips) {
   const std::string item = R"({"b":{"B":"AQI="},"bool":{"BOOL":false},"bs":{"BS":["AQ==","Ag=="]},)"
                            R"("l":{"L":[{"S":"x"},{"N":"-1.5"},{"NULL":true}]},"m":{"M":{"inner":{"SS":["p","q"]}}},)"
