@@ -102,13 +102,10 @@ Status Build(const rapidjson::Value& json, int depth, AttributeValue* out) {
         out->type = type;
         out->scalar.assign(v.GetString(), v.GetStringLength());
         break;
-      case AttrType::kN: {
-        Decimal d;
-        DP_RETURN_IF_ERROR(Decimal::Parse(View(v), &d));
+      case AttrType::kN:
+        DP_RETURN_IF_ERROR(Decimal::Canonicalize(View(v), &out->scalar));
         out->type = type;
-        out->scalar = d.ToString();
         break;
-      }
       case AttrType::kB:
         out->type = type;
         Base64Decode(View(v), &out->scalar);  // already checked in pass 1
@@ -131,9 +128,7 @@ Status Build(const rapidjson::Value& json, int depth, AttributeValue* out) {
         for (const auto& e : v.GetArray()) {
           if (e.IsNull()) continue;
           if (type == AttrType::kNS) {
-            Decimal d;
-            DP_RETURN_IF_ERROR(Decimal::Parse(View(e), &d));
-            elements.push_back(d.ToString());
+            DP_RETURN_IF_ERROR(Decimal::Canonicalize(View(e), &elements.emplace_back()));
           } else if (type == AttrType::kBS) {
             std::string bytes;
             Base64Decode(View(e), &bytes);

@@ -125,6 +125,21 @@ Status Decimal::Parse(std::string_view text, Decimal* out) {
   return Status::OK();
 }
 
+Status Decimal::Canonicalize(std::string_view text, std::string* out) {
+  // Up to 38 digits without a leading zero (or "0" alone) always parse, and ToString gives them back as they
+  // are: the significant digits and the exponent are the text's, with no sign, point or exponent to drop.
+  bool plain = !text.empty() && text.size() <= kMaxDigits && (text[0] != '0' || text.size() == 1);
+  for (size_t i = 0; plain && i < text.size(); i++) plain = IsDigit(text[i]);
+  if (plain) {
+    out->assign(text.data(), text.size());
+    return Status::OK();
+  }
+  Decimal d;
+  DP_RETURN_IF_ERROR(Parse(text, &d));
+  *out = d.ToString();
+  return Status::OK();
+}
+
 std::string Decimal::ToString() const {
   if (is_zero()) return std::string("0");
   const int d = static_cast<int>(digits_.size());

@@ -32,6 +32,10 @@ class Decimal {
   // Canonical text (see above).
   std::string ToString() const;
 
+  // Parse(text) then ToString() into *out, with Parse's errors. A number in plain integer form, the common
+  // case, is its own canonical text and is copied without being parsed.
+  static Status Canonicalize(std::string_view text, std::string* out);
+
   bool is_zero() const { return digits_.empty(); }
   bool negative() const { return negative_; }
   // Significant digits without leading or trailing zeros; empty for zero.

@@ -183,6 +183,25 @@ TEST(NumberToString, RoundTrips) {
   }
 }
 
+// Canonicalize is Parse then ToString, its shortcut for plain integers included: same text, same errors.
+TEST(NumberCanonicalize, AgreesWithParseAndToString) {
+  const std::string inputs[] = {"0", "7", "10", "1000", "12345", Ones(38), Ones(38) + "0", Ones(39), "00", "01",
+                                "007", "-0", "-1", "+1", "1.0", "1.5", "1e3", "1E3", "0.0", ".5", "5.", "",
+                                " 1", "1 ", "1a", "a", "-", "+", "1e126", "0e126", Ones(37) + "00",
+                                std::string(38, '9'), "1" + std::string(125, '0'), "1" + std::string(126, '0')};
+  for (const std::string& input : inputs) {
+    Decimal d;
+    Status parsed = Decimal::Parse(input, &d);
+    std::string canonical = "unchanged";
+    Status s = Decimal::Canonicalize(input, &canonical);
+    EXPECT_EQ(parsed.ok(), s.ok()) << input;
+    EXPECT_EQ(parsed.message(), s.message()) << input;
+    if (parsed.ok()) {
+      EXPECT_EQ(d.ToString(), canonical) << input;
+    }
+  }
+}
+
 // Values in strictly ascending numeric order.
 const std::vector<std::string>& Ascending() {
   static const std::vector<std::string> v = {
