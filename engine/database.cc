@@ -287,7 +287,7 @@ Status Database::GetItems(std::vector<ItemRead>* reads) const {
 }
 
 void Database::AddIndexEntries(const TableDefinition& table, const AttributeMap* old_item,
-                               const AttributeMap* new_item, Storage::Batch* batch,
+                               const AttributeMap* new_item, StoredItemEncoder* encoder, Storage::Batch* batch,
                                std::map<uint32_t, TableStats>* deltas) {
   for (const auto& index : table.indexes) {
     TableStats& delta = (*deltas)[index.keyspace];
@@ -301,9 +301,10 @@ void Database::AddIndexEntries(const TableDefinition& table, const AttributeMap*
     }
     if (has) {
       AttributeMap entry = ProjectForIndex(table, index, *new_item);
+      uint64_t size = ItemSize(entry);
       delta.item_count++;
-      delta.size_bytes += static_cast<int64_t>(ItemSize(entry));
-      batch->Put(new_key, EncodeStoredItem(entry));
+      delta.size_bytes += static_cast<int64_t>(size);
+      batch->Put(new_key, encoder->Encode(entry, size));
     }
   }
 }
@@ -317,13 +318,14 @@ Status Database::BackfillIndexes(const TableDefinition& table, const std::vector
   std::string prefix = KeyspacePrefix(table.keyspace);
   auto it = storage_->NewIterator(prefix, PrefixSuccessor(prefix));
   auto batch = std::make_unique<Storage::Batch>();
+  StoredItemEncoder encoder;
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
     StoredItemView view;
     AttributeMap item;
     if (!ParseStoredItem(it->value(), &view) || !DecodeStoredAttributeMap(view.json, &item)) {
       return Status::Internal("corrupt item in table " + table.name);
     }
-    AddIndexEntries(only_added, nullptr, &item, batch.get(), stats);
+    AddIndexEntries(only_added, nullptr, &item, &encoder, batch.get(), stats);
     if (batch->Count() >= kEntriesPerBatch) {
       DP_RETURN_IF_ERROR(storage_->Write(batch.get()));
       batch = std::make_unique<Storage::Batch>();
@@ -367,6 +369,7 @@ Status Database::ApplyWrites(std::vector<ItemWrite>* writes, std::vector<Status>
   // catalog cannot change under the writer lock, so writes to the table looked up last reuse its definition.
   std::shared_ptr<const TableDefinition> current;
   const TableDefinition* current_for = nullptr;
+  StoredItemEncoder encoder;
   for (ItemWrite& w : *writes) {
     if (w.table.get() != current_for) {
       current = FindTable(w.table->name);
@@ -384,12 +387,12 @@ Status Database::ApplyWrites(std::vector<ItemWrite>* writes, std::vector<Status>
       w.new_size = ItemSize(*w.new_item);
       delta.item_count++;
       delta.size_bytes += static_cast<int64_t>(w.new_size);
-      batch.Put(key, EncodeStoredItem(*w.new_item, w.new_size));
+      batch.Put(key, encoder.Encode(*w.new_item, w.new_size));
     } else if (w.old_item) {
       batch.Delete(key);
     }
-    AddIndexEntries(table, w.old_item ? &*w.old_item : nullptr, w.new_item ? &*w.new_item : nullptr, &batch,
-                    &deltas);
+    AddIndexEntries(table, w.old_item ? &*w.old_item : nullptr, w.new_item ? &*w.new_item : nullptr, &encoder,
+                    &batch, &deltas);
   }
   std::map<uint32_t, TableStats> updated;
   {

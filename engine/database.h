@@ -24,6 +24,7 @@
 #include "engine/consumed_capacity.h"
 #include "engine/status.h"
 #include "engine/storage.h"
+#include "engine/stored_item.h"
 #include "engine/table_definition.h"
 
 namespace dynapage {
@@ -124,7 +125,7 @@ class Database {
   Status ReadStoredItem(const TableDefinition& table, const std::string& storage_key, AttributeMap* item,
                         bool* found, uint64_t* size) const;
   void AddIndexEntries(const TableDefinition& table, const AttributeMap* old_item, const AttributeMap* new_item,
-                       Storage::Batch* batch, std::map<uint32_t, TableStats>* deltas);
+                       StoredItemEncoder* encoder, Storage::Batch* batch, std::map<uint32_t, TableStats>* deltas);
   void PutStats(uint32_t keyspace, const TableStats& stats, Storage::Batch* batch) const;
   // Writes the entries of table's indexes `added` for every item of the table; fills their counters.
   Status BackfillIndexes(const TableDefinition& table, const std::vector<IndexDefinition>& added,

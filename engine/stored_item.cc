@@ -1,21 +1,25 @@
 #include "engine/stored_item.h"
 
-#include "engine/attribute_value_json.h"
-
 namespace dynapage {
 
 std::string EncodeStoredItem(const AttributeMap& item) { return EncodeStoredItem(item, ItemSize(item)); }
 
-std::string EncodeStoredItem(const AttributeMap& item, uint64_t item_size) {
+std::string EncodeStoredItem(const AttributeMap& item, uint64_t size) {
+  StoredItemEncoder encoder;
+  return std::string(encoder.Encode(item, size));
+}
+
+std::string_view StoredItemEncoder::Encode(const AttributeMap& item, uint64_t item_size) {
+  buffer_.Clear();
   uint32_t size = static_cast<uint32_t>(item_size);
-  std::string out;
   while (size >= 0x80) {
-    out.push_back(static_cast<char>((size & 0x7F) | 0x80));
+    buffer_.Put(static_cast<char>((size & 0x7F) | 0x80));
     size >>= 7;
   }
-  out.push_back(static_cast<char>(size));
-  out += EncodeAttributeMap(item);
-  return out;
+  buffer_.Put(static_cast<char>(size));
+  writer_.Reset(buffer_);
+  WriteAttributeMap(item, &writer_);
+  return std::string_view(buffer_.GetString(), buffer_.GetSize());
 }
 
 bool ParseStoredItem(std::string_view value, StoredItemView* out) {

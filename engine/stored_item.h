@@ -14,12 +14,29 @@
 #include <string_view>
 
 #include "engine/attribute_value.h"
+#include "engine/attribute_value_json.h"
 
 namespace dynapage {
 
 std::string EncodeStoredItem(const AttributeMap& item);
 // The same, for a caller that has the size already. REQUIRES: size == ItemSize(item).
 std::string EncodeStoredItem(const AttributeMap& item, uint64_t size);
+
+// Encodes items one after another into one buffer it keeps: a batch of writes allocates it once, where
+// EncodeStoredItem allocates a buffer, a writer stack and the result for each item.
+class StoredItemEncoder {
+ public:
+  StoredItemEncoder() : writer_(buffer_) {}
+  StoredItemEncoder(const StoredItemEncoder&) = delete;
+  StoredItemEncoder& operator=(const StoredItemEncoder&) = delete;
+
+  // The stored value of item, valid until the next call. REQUIRES: size == ItemSize(item).
+  std::string_view Encode(const AttributeMap& item, uint64_t size);
+
+ private:
+  rapidjson::StringBuffer buffer_;
+  JsonWriter writer_;
+};
 
 struct StoredItemView {
   uint32_t size = 0;      // DynamoDB item size

@@ -37,6 +37,20 @@ TEST(StoredItem, SizeIsTheDynamoSizeNotTheJsonLength) {
   EXPECT_EQ(5u, view.size);
 }
 
+// One encoder for a sequence of items (a batch) gives each item's value alone, big after small and back.
+TEST(StoredItem, EncoderReusedForManyItems) {
+  StoredItemEncoder encoder;
+  for (size_t n : {10u, 16378u, 0u, 300u, 5u}) {
+    AttributeMap item = ItemWithString(n);
+    EXPECT_EQ(EncodeStoredItem(item), std::string(encoder.Encode(item, ItemSize(item)))) << n;
+  }
+  AttributeMap item = {{"n", AttributeValue::Number("1")}, {"l", AttributeValue::List({AttributeValue::Null()})}};
+  std::string_view stored = encoder.Encode(item, ItemSize(item));
+  StoredItemView view;
+  ASSERT_TRUE(ParseStoredItem(stored, &view));
+  EXPECT_EQ(R"({"l":{"L":[{"NULL":true}]},"n":{"N":"1"}})", std::string(view.json));
+}
+
 TEST(StoredItem, CorruptValuesAreRejected) {
   StoredItemView view;
   EXPECT_FALSE(ParseStoredItem("", &view));
