@@ -257,6 +257,11 @@ Status Database::ReadStoredItem(const TableDefinition& table, const std::string&
   std::string value;
   DP_RETURN_IF_ERROR(storage_->Get(storage_key, &value, found));
   if (!*found) return Status::OK();
+  return DecodeStoredItem(table, value, item, size);
+}
+
+Status Database::DecodeStoredItem(const TableDefinition& table, std::string_view value, AttributeMap* item,
+                                  uint64_t* size) const {
   StoredItemView view;
   if (!ParseStoredItem(value, &view) || !DecodeStoredAttributeMap(view.json, item)) {
     return Status::Internal("corrupt item in table " + table.name);
@@ -269,19 +274,15 @@ Status Database::GetItems(std::vector<ItemRead>* reads) const {
   std::vector<std::string> keys, values;
   std::vector<bool> found;
   for (const ItemRead& r : *reads) keys.push_back(TableItemKey(*r.table, r.key));
-  DP_RETURN_IF_ERROR(storage_->MultiGet(keys, &values, &found));
+  DP_RETURN_IF_ERROR(storage_->MultiGet(std::vector<std::string_view>(keys.begin(), keys.end()), &values, &found));
   for (size_t i = 0; i < reads->size(); i++) {
     ItemRead& r = (*reads)[i];
     r.item.reset();
     r.size = 0;
     if (!found[i]) continue;
-    StoredItemView view;
     AttributeMap item;
-    if (!ParseStoredItem(values[i], &view) || !DecodeStoredAttributeMap(view.json, &item)) {
-      return Status::Internal("corrupt item in table " + r.table->name);
-    }
+    DP_RETURN_IF_ERROR(DecodeStoredItem(*r.table, values[i], &item, &r.size));
     r.item = std::move(item);
-    r.size = view.size;
   }
   return Status::OK();
 }
@@ -341,20 +342,27 @@ Status Database::ApplyWrites(std::vector<ItemWrite>* writes, std::vector<Status>
   bool all_ok = true;
   Status first_error;
   // The caller's storage key stays valid: the key encoding depends only on the table's key schema and keyspace,
-  // which no change of definition alters. The size of the item replaced comes from its stored header.
+  // which no change of definition alters. The size of the item replaced comes from its stored header. The
+  // items replaced are read in one batched lookup.
+  std::vector<std::string_view> keys;
+  keys.reserve(writes->size());
+  for (const ItemWrite& w : *writes) keys.push_back(w.storage_key);
+  std::vector<std::string> values;
+  std::vector<bool> found;
+  DP_RETURN_IF_ERROR(storage_->MultiGet(keys, &values, &found));
   for (size_t i = 0; i < writes->size(); i++) {
     ItemWrite& w = (*writes)[i];
     w.old_item.reset();
     w.new_item.reset();
     w.old_size = 0;
     w.new_size = 0;
-    AttributeMap current;
-    bool found = false;
-    Status s = ReadStoredItem(*w.table, w.storage_key, &current, &found, &w.old_size);
-    if (s.ok()) {
-      if (found) w.old_item = std::move(current);
-      s = w.mutate(found ? &*w.old_item : nullptr, &w.new_item);
+    Status s;
+    if (found[i]) {
+      AttributeMap current;
+      s = DecodeStoredItem(*w.table, values[i], &current, &w.old_size);
+      if (s.ok()) w.old_item = std::move(current);
     }
+    if (s.ok()) s = w.mutate(w.old_item ? &*w.old_item : nullptr, &w.new_item);
     if (!s.ok()) {
       (*statuses)[i] = s;
       if (all_ok) first_error = s;

@@ -124,6 +124,9 @@ class Database {
   Status LoadCatalog();
   Status ReadStoredItem(const TableDefinition& table, const std::string& storage_key, AttributeMap* item,
                         bool* found, uint64_t* size) const;
+  // Decodes a stored value of table read from storage into *item and its size.
+  Status DecodeStoredItem(const TableDefinition& table, std::string_view value, AttributeMap* item,
+                          uint64_t* size) const;
   void AddIndexEntries(const TableDefinition& table, const AttributeMap* old_item, const AttributeMap* new_item,
                        StoredItemEncoder* encoder, Storage::Batch* batch, std::map<uint32_t, TableStats>* deltas);
   void PutStats(uint32_t keyspace, const TableStats& stats, Storage::Batch* batch) const;

@@ -108,21 +108,28 @@ Status Storage::Get(std::string_view key, std::string* value, bool* found) const
   return FromRocks(s);
 }
 
-Status Storage::MultiGet(const std::vector<std::string>& keys, std::vector<std::string>* values,
+Status Storage::MultiGet(const std::vector<std::string_view>& keys, std::vector<std::string>* values,
                          std::vector<bool>* found) const {
-  values->assign(keys.size(), std::string());
-  found->assign(keys.size(), false);
+  const size_t n = keys.size();
+  values->assign(n, std::string());
+  found->assign(n, false);
+  std::vector<rocksdb::Slice> slices;
+  slices.reserve(n);
+  for (std::string_view key : keys) slices.push_back(ToSlice(key));
+  std::vector<rocksdb::PinnableSlice> pinned(n);
+  std::vector<rocksdb::Status> statuses(n);
   const rocksdb::Snapshot* snapshot = db_->GetSnapshot();
   rocksdb::ReadOptions options;
   options.snapshot = snapshot;
-  Status result;
-  for (size_t i = 0; i < keys.size() && result.ok(); i++) {
-    rocksdb::Status s = db_->Get(options, ToSlice(keys[i]), &(*values)[i]);
-    (*found)[i] = s.ok();
-    if (!s.ok() && !s.IsNotFound()) result = FromRocks(s);
-  }
+  db_->MultiGet(options, db_->DefaultColumnFamily(), n, slices.data(), pinned.data(), statuses.data());
   db_->ReleaseSnapshot(snapshot);
-  return result;
+  for (size_t i = 0; i < n; i++) {
+    if (statuses[i].IsNotFound()) continue;
+    if (!statuses[i].ok()) return FromRocks(statuses[i]);
+    (*values)[i].assign(pinned[i].data(), pinned[i].size());
+    (*found)[i] = true;
+  }
+  return Status::OK();
 }
 
 Status Storage::Write(Batch* batch) {

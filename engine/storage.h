@@ -73,8 +73,8 @@ class Storage {
 
   Status Get(std::string_view key, std::string* value, bool* found) const;
   // Reads several keys from one snapshot: every value is as of the same moment, so no write lands between them.
-  // (*values)[i] and (*found)[i] answer keys[i].
-  Status MultiGet(const std::vector<std::string>& keys, std::vector<std::string>* values,
+  // (*values)[i] and (*found)[i] answer keys[i]. One batched lookup costs less than a Get per key.
+  Status MultiGet(const std::vector<std::string_view>& keys, std::vector<std::string>* values,
                   std::vector<bool>* found) const;
   Status Write(Batch* batch);
   // REQUIRES: lower <= upper; upper may be empty for "no upper bound".
