@@ -24,10 +24,11 @@
 #include "engine/consumed_capacity.h"
 #include "engine/status.h"
 #include "engine/storage.h"
-#include "engine/stored_item.h"
 #include "engine/table_definition.h"
 
 namespace dynapage {
+
+class StoredItemEncoder;
 
 struct DatabaseOptions {
   std::string path;                  // empty: in memory
