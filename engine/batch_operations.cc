@@ -46,11 +46,12 @@ Status BatchWriteItem(Database& db, BatchWriteRequest request, BatchWriteResult*
     if (!table) return fail(Status::NotFound(kNotFound));
     for (auto& e : entries) {
       Status valid;
+      TableKeyValues put_keys;
       if (e.is_put) {
         // A batch put words a missing or mistyped table key attribute as the generic schema error; the other
         // key errors (empty values, sizes, index key types) keep their own messages.
-        valid = HasTableKeyAttributes(table->key, e.item_or_key)
-                    ? ValidateItemKeys(*table, e.item_or_key)
+        valid = FindTableKeyAttributes(table->key, e.item_or_key, &put_keys)
+                    ? ValidateItemKeyValues(*table, e.item_or_key, put_keys)
                     : Status::Validation("The provided key element does not match the schema");
       } else {
         valid = ValidateKey(table->key, e.item_or_key);
@@ -59,7 +60,7 @@ Status BatchWriteItem(Database& db, BatchWriteRequest request, BatchWriteResult*
       // writes was reserved for every entry: it never reallocates, and keys' views of it stay valid.
       ItemWrite& w = writes.emplace_back();
       w.table = table;
-      w.storage_key = TableItemKey(*table, e.item_or_key);
+      w.storage_key = e.is_put ? TableItemKey(*table, put_keys) : TableItemKey(*table, e.item_or_key);
       keys.push_back(w.storage_key);
       if (e.is_put) {
         AttributeMap* item = &e.item_or_key;

@@ -44,26 +44,18 @@ Status ValidateKey(const KeySchema& schema, const AttributeMap& key) {
   return Status::OK();
 }
 
-bool HasTableKeyAttributes(const KeySchema& schema, const AttributeMap& item) {
-  auto has = [&](const KeyAttribute& k) {
+bool FindTableKeyAttributes(const KeySchema& schema, const AttributeMap& item, TableKeyValues* keys) {
+  auto find = [&](const KeyAttribute& k) {
     const AttributeValue* v = Find(item, k.name);
-    return v && v->type == k.type;
+    return v && v->type == k.type ? v : nullptr;
   };
-  return has(schema.hash) && (!schema.range || has(*schema.range));
+  keys->partition = find(schema.hash);
+  keys->sort = schema.range ? find(*schema.range) : nullptr;
+  return keys->partition && (!schema.range || keys->sort);
 }
 
-Status ValidateItemKeys(const TableDefinition& table, const AttributeMap& item) {
-  auto check = [&](const KeyAttribute& k, bool is_partition) -> Status {
-    const AttributeValue* v = Find(item, k.name);
-    if (!v) return Status::Validation(std::string(kInvalid) + "Missing the key " + k.name + " in the item");
-    if (v->type != k.type) {
-      return Status::Validation(std::string(kInvalid) + "Type mismatch for key " + k.name + " expected: " +
-                                AttrTypeName(k.type) + " actual: " + AttrTypeName(v->type));
-    }
-    return ValidateKeyValue(k.name, *v, is_partition);
-  };
-  DP_RETURN_IF_ERROR(check(table.key.hash, true));
-  if (table.key.range) DP_RETURN_IF_ERROR(check(*table.key.range, false));
+namespace {
+Status ValidateIndexKeys(const TableDefinition& table, const AttributeMap& item) {
   for (const auto& index : table.indexes) {
     auto check_index = [&](const KeyAttribute& k, bool is_partition) -> Status {
       const AttributeValue* v = Find(item, k.name);
@@ -87,6 +79,28 @@ Status ValidateItemKeys(const TableDefinition& table, const AttributeMap& item) 
   }
   return Status::OK();
 }
+}  // namespace
+
+Status ValidateItemKeyValues(const TableDefinition& table, const AttributeMap& item, const TableKeyValues& keys) {
+  DP_RETURN_IF_ERROR(ValidateKeyValue(table.key.hash.name, *keys.partition, true));
+  if (table.key.range) DP_RETURN_IF_ERROR(ValidateKeyValue(table.key.range->name, *keys.sort, false));
+  return ValidateIndexKeys(table, item);
+}
+
+Status ValidateItemKeys(const TableDefinition& table, const AttributeMap& item) {
+  auto check = [&](const KeyAttribute& k, bool is_partition) -> Status {
+    const AttributeValue* v = Find(item, k.name);
+    if (!v) return Status::Validation(std::string(kInvalid) + "Missing the key " + k.name + " in the item");
+    if (v->type != k.type) {
+      return Status::Validation(std::string(kInvalid) + "Type mismatch for key " + k.name + " expected: " +
+                                AttrTypeName(k.type) + " actual: " + AttrTypeName(v->type));
+    }
+    return ValidateKeyValue(k.name, *v, is_partition);
+  };
+  DP_RETURN_IF_ERROR(check(table.key.hash, true));
+  if (table.key.range) DP_RETURN_IF_ERROR(check(*table.key.range, false));
+  return ValidateIndexKeys(table, item);
+}
 
 AttributeMap KeyOf(const KeySchema& schema, const AttributeMap& item) {
   AttributeMap key;
@@ -103,6 +117,10 @@ std::string TableItemKey(const TableDefinition& table, const AttributeMap& item)
   const AttributeValue& pk = item.at(table.key.hash.name);
   const AttributeValue* sk = table.key.range ? &item.at(table.key.range->name) : nullptr;
   return ItemKey(table.keyspace, pk, sk);
+}
+
+std::string TableItemKey(const TableDefinition& table, const TableKeyValues& keys) {
+  return ItemKey(table.keyspace, *keys.partition, keys.sort);
 }
 
 bool IndexEntryKey(const TableDefinition& table, const IndexDefinition& index, const AttributeMap& item,

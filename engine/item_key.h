@@ -25,9 +25,19 @@ Status ValidateKey(const KeySchema& schema, const AttributeMap& key);
 // a expected: S actual: N", empty values, sizes. Also checks the item's index key attributes' types.
 Status ValidateItemKeys(const TableDefinition& table, const AttributeMap& item);
 
+// The values of an item's table key attributes, pointing into the item (sort is null for a hash-only table).
+struct TableKeyValues {
+  const AttributeValue* partition = nullptr;
+  const AttributeValue* sort = nullptr;
+};
+
 // True if item has the table's key attributes with the declared types (the part of ValidateItemKeys that
-// BatchWriteItem reports as "The provided key element does not match the schema").
-bool HasTableKeyAttributes(const KeySchema& schema, const AttributeMap& item);
+// BatchWriteItem reports as "The provided key element does not match the schema"); sets *keys to them.
+bool FindTableKeyAttributes(const KeySchema& schema, const AttributeMap& item, TableKeyValues* keys);
+
+// The checks of ValidateItemKeys that follow the presence and types of the table key attributes: empty values,
+// sizes, index key attributes. REQUIRES: FindTableKeyAttributes(table.key, item, &keys) returned true.
+Status ValidateItemKeyValues(const TableDefinition& table, const AttributeMap& item, const TableKeyValues& keys);
 
 // Checks one key value: empty S/B and the size limits. is_partition selects the 2048- or 1024-byte limit.
 Status ValidateKeyValue(const std::string& name, const AttributeValue& value, bool is_partition);
@@ -37,6 +47,8 @@ AttributeMap KeyOf(const KeySchema& schema, const AttributeMap& item);
 
 // REQUIRES: item has the table's key attributes with the right types.
 std::string TableItemKey(const TableDefinition& table, const AttributeMap& item);
+// The same from the key values FindTableKeyAttributes found, without looking them up again.
+std::string TableItemKey(const TableDefinition& table, const TableKeyValues& keys);
 
 // The storage key of item's entry in index; false if the item lacks an index key attribute (or it has the
 // wrong type, which ValidateItemKeys refuses before any write).
