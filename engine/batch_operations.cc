@@ -26,11 +26,14 @@ Status BatchWriteItem(Database& db, BatchWriteRequest request, BatchWriteResult*
   if (total > kMaxBatchWriteRequests) {
     return Status::Validation("Too many items requested for the BatchWriteItem call");
   }
+  // The size of each put, in entry order (0 for a delete), checked here and written with the item.
+  std::vector<size_t> put_sizes;
+  put_sizes.reserve(total);
   for (const auto& [name, entries] : request.tables) {
     for (const auto& e : entries) {
-      if (e.is_put && ItemSize(e.item_or_key) > kMaxItemSize) {
-        return Status::Validation("Item size has exceeded the maximum allowed size");
-      }
+      size_t size = e.is_put ? ItemSize(e.item_or_key) : 0;
+      if (size > kMaxItemSize) return Status::Validation("Item size has exceeded the maximum allowed size");
+      put_sizes.push_back(size);
     }
   }
   std::vector<ItemWrite> writes;
@@ -63,6 +66,7 @@ Status BatchWriteItem(Database& db, BatchWriteRequest request, BatchWriteResult*
       w.storage_key = e.is_put ? TableItemKey(*table, put_keys) : TableItemKey(*table, e.item_or_key);
       keys.push_back(w.storage_key);
       if (e.is_put) {
+        w.put_size = put_sizes[writes.size() - 1];
         AttributeMap* item = &e.item_or_key;
         // ApplyWrites calls a mutator once, after the key checks above have read the item.
         w.mutate = [item](const AttributeMap*, std::optional<AttributeMap>* next) {

@@ -392,7 +392,7 @@ Status Database::ApplyWrites(std::vector<ItemWrite>* writes, std::vector<Status>
       delta.size_bytes -= static_cast<int64_t>(w.old_size);
     }
     if (w.new_item) {
-      w.new_size = ItemSize(*w.new_item);
+      w.new_size = w.put_size ? *w.put_size : ItemSize(*w.new_item);
       delta.item_count++;
       delta.size_bytes += static_cast<int64_t>(w.new_size);
       batch.Put(key, encoder.Encode(*w.new_item, w.new_size));

@@ -61,6 +61,9 @@ struct ItemWrite {
   // (or the item ValidateItemKeys) for the table.
   std::string storage_key;
   ItemMutator mutate;
+  // The ItemSize of the item mutate puts, when the caller has sized it already (for the 400 KB check), so that
+  // ApplyWrites does not size it again. REQUIRES: if set, equal to ItemSize of any item mutate puts.
+  std::optional<uint64_t> put_size;
   // Filled in by ApplyWrites, with each item's DynamoDB size (0 when absent):
   std::optional<AttributeMap> old_item;
   std::optional<AttributeMap> new_item;

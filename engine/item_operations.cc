@@ -36,14 +36,14 @@ Status PreparePutItem(Database& db, const PutItemRequest& request, ItemWrite* wr
   WriteCondition condition = request.condition;
   DP_RETURN_IF_ERROR(PrepareWriteExpressions(request.expression_inputs, false, std::nullopt, false, &condition,
                                              nullptr));
-  if (ItemSize(request.item) > kMaxItemSize) {
-    return Status::Validation("Item size has exceeded the maximum allowed size");
-  }
+  size_t size = ItemSize(request.item);
+  if (size > kMaxItemSize) return Status::Validation("Item size has exceeded the maximum allowed size");
   auto table = db.FindTable(request.table_name);
   if (!table) return Status::NotFound(kNotFound);
   DP_RETURN_IF_ERROR(ValidateItemKeys(*table, request.item));
   write->table = table;
   write->storage_key = TableItemKey(*table, request.item);
+  write->put_size = size;
   const AttributeMap& item = request.item;
   write->mutate = [condition, &item](const AttributeMap* current, std::optional<AttributeMap>* next) {
     DP_RETURN_IF_ERROR(condition.Check(current));

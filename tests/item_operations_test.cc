@@ -77,6 +77,10 @@ class ItemOperationsTest : public ::testing::Test {
     HttpResult r = server_.Call("DescribeTable", R"({"TableName":")" + table + R"("})");
     return r.json["Table"]["ItemCount"].GetInt64();
   }
+  int64_t TableSizeBytes(const std::string& table) {
+    HttpResult r = server_.Call("DescribeTable", R"({"TableName":")" + table + R"("})");
+    return r.json["Table"]["TableSizeBytes"].GetInt64();
+  }
 
   TestServer server_;
 };
@@ -500,6 +504,23 @@ TEST_F(ItemOperationsTest, BatchWritePutsAndDeletes) {
   EXPECT_EQ("{}", Stored("items", R"({"pk":{"S":"old"}})"));
   EXPECT_EQ(R"({"Item":{"pk":{"S":"x"},"v":{"N":"10"}}})", Stored("items", R"({"pk":{"S":"x"}})"));
   EXPECT_EQ(24, ItemCount("items"));
+}
+
+// Each put is written with its own size (the one checked against 400 KB), whatever entries come between.
+TEST_F(ItemOperationsTest, BatchWriteCountsEachPutsSize) {
+  ASSERT_EQ(200, Put("items", SizedItem("old", 500)).status);
+  ASSERT_EQ(500, TableSizeBytes("items"));
+  HttpResult r = server_.Call(
+      "BatchWriteItem", R"({"RequestItems":{"num":[)" + PutRequest(R"({"id":{"N":"1"}})") + R"(],"items":[)" +
+                            PutRequest(SizedItem("a", 1025)) + "," + DeleteRequest(R"({"pk":{"S":"old"}})") + "," +
+                            PutRequest(SizedItem("b", 3000)) + R"(]},"ReturnConsumedCapacity":"INDEXES"})");
+  ASSERT_EQ(200, r.status) << r.Describe();
+  EXPECT_EQ(1025 + 3000, TableSizeBytes("items"));
+  EXPECT_EQ(2 + 1 + 3 + 1, r.json["ConsumedCapacity"][0]["CapacityUnits"].GetDouble() +
+                               r.json["ConsumedCapacity"][1]["CapacityUnits"].GetDouble());
+  EXPECT_EQ(4, TableSizeBytes("num"));
+  ASSERT_EQ(200, Put("items", SizedItem("c", 700)).status);
+  EXPECT_EQ(1025 + 3000 + 700, TableSizeBytes("items"));
 }
 
 TEST_F(ItemOperationsTest, BatchWriteAcrossTablesWithCapacity) {
