@@ -20,6 +20,10 @@ void AppendBigEndian(Unsigned v, std::string* out) {
 }
 void AppendU32(uint32_t v, std::string* out) { AppendBigEndian(v, out); }
 void AppendU64(uint64_t v, std::string* out) { AppendBigEndian(v, out); }
+void AppendKeyspacePrefix(uint32_t keyspace, std::string* out) {
+  out->push_back(kDataTag);
+  AppendU32(keyspace, out);
+}
 }  // namespace
 
 std::string PartitionHashInput(const AttributeValue& value) {
@@ -62,8 +66,8 @@ uint64_t PartitionHash(const AttributeValue& value) {
 constexpr size_t kItemKeyReserve = 80;
 
 std::string KeyspacePrefix(uint32_t keyspace) {
-  std::string out(1, kDataTag);
-  AppendU32(keyspace, &out);
+  std::string out;
+  AppendKeyspacePrefix(keyspace, &out);
   return out;
 }
 
@@ -81,9 +85,7 @@ std::string PrefixSuccessor(std::string prefix) {
 
 void AppendKeyPart(const AttributeValue& value, std::string* out) {
   if (value.type == AttrType::kN) {
-    Decimal d;
-    Decimal::Parse(value.scalar, &d);
-    d.AppendOrderedKey(out);
+    Decimal::AppendCanonicalOrderedKey(value.scalar, out);
     return;
   }
   // Runs without NUL are copied whole; each NUL is escaped as 00 FF, and 00 01 ends the part.
@@ -130,8 +132,9 @@ bool DecodeKeyPart(std::string_view key, size_t* pos, AttrType type, AttributeVa
 }
 
 std::string PartitionPrefix(uint32_t keyspace, const AttributeValue& partition_key) {
-  std::string out = KeyspacePrefix(keyspace);
-  out.reserve(kItemKeyReserve);
+  std::string out;
+  out.reserve(kItemKeyReserve);  // before anything is written, so that the key is allocated once
+  AppendKeyspacePrefix(keyspace, &out);
   AppendU64(PartitionHash(partition_key), &out);
   AppendKeyPart(partition_key, &out);
   return out;

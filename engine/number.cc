@@ -339,6 +339,29 @@ void Decimal::AppendOrderedKey(std::string* out) const {
   out->push_back(static_cast<char>(flip));
 }
 
+void Decimal::AppendCanonicalOrderedKey(std::string_view text, std::string* out) {
+  // Canonical text of digits only is zero ("0") or a positive integer without leading zeros: its digits are
+  // the significant digits (less trailing zeros) and its exponent is its length minus one.
+  bool plain = !text.empty() && text.size() <= kMaxDigits;
+  for (size_t i = 0; plain && i < text.size(); i++) plain = IsDigit(text[i]);
+  if (!plain) {
+    Decimal d;
+    Parse(text, &d);
+    d.AppendOrderedKey(out);
+    return;
+  }
+  if (text == "0") {
+    out->push_back(static_cast<char>(kKeyZero));
+    return;
+  }
+  size_t significant = text.find_last_not_of('0') + 1;
+  const unsigned biased = static_cast<unsigned>(static_cast<int>(text.size()) - 1 + kKeyExponentBias);
+  char head[3] = {static_cast<char>(kKeyPositive), static_cast<char>(biased >> 8), static_cast<char>(biased & 0xFF)};
+  out->append(head, sizeof head);
+  out->append(text.data(), significant);
+  out->push_back('\0');
+}
+
 bool Decimal::DecodeOrderedKey(std::string_view in, size_t* pos, Decimal* out) {
   size_t p = *pos;
   if (p >= in.size()) return false;

@@ -66,6 +66,9 @@ class Decimal {
 
   // Appends a self-delimiting encoding whose unsigned byte order is numeric order.
   void AppendOrderedKey(std::string* out) const;
+  // AppendOrderedKey of the number whose canonical text this is. A plain integer, the common sort key, is
+  // encoded from its text without being parsed. REQUIRES: text is canonical, as ToString() makes it.
+  static void AppendCanonicalOrderedKey(std::string_view text, std::string* out);
   // Decodes what AppendOrderedKey wrote, starting at *pos; advances *pos past it. Returns false on bad input.
   static bool DecodeOrderedKey(std::string_view in, size_t* pos, Decimal* out);
 

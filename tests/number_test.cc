@@ -385,6 +385,23 @@ TEST(NumberOrderedKey, PrefixSafeWithSuffix) {
   }
 }
 
+// The encoding from canonical text is AppendOrderedKey's, for the plain integers it encodes without parsing
+// and for everything else.
+TEST(NumberOrderedKey, FromCanonicalTextAgreesWithAppendOrderedKey) {
+  std::vector<std::string> texts = Ascending();
+  for (const char* t : {"0", "1", "7", "10", "100", "120", "1000000", "99999999999999999999999999999999999999",
+                        "10000000000000000000000000000000000000", "1e38", "12345678901234567890123456789012345678"}) {
+    texts.push_back(t);
+  }
+  for (const auto& t : texts) {
+    std::string canonical = D(t).ToString();
+    std::string expected = "p", actual = "p";
+    D(t).AppendOrderedKey(&expected);
+    Decimal::AppendCanonicalOrderedKey(canonical, &actual);
+    EXPECT_EQ(Hex(expected), Hex(actual)) << canonical;
+  }
+}
+
 TEST(NumberOrderedKey, RoundTrip) {
   std::string buf = "prefix";
   const auto& v = Ascending();
