@@ -24,6 +24,16 @@ constexpr int64_t kExponentCap = 1000000000000000LL;
 
 inline bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
+// Up to 38 digits without a leading zero, or "0": text that always parses and is its own canonical form (its
+// significant digits and exponent are the text's, with no sign, point or exponent to drop).
+bool IsPlainInteger(std::string_view text) {
+  if (text.empty() || text.size() > kMaxDigits || (text[0] == '0' && text.size() > 1)) return false;
+  for (char c : text) {
+    if (!IsDigit(c)) return false;
+  }
+  return true;
+}
+
 // Compares magnitudes only.
 int CompareMagnitude(const Decimal& a, const Decimal& b) {
   if (a.is_zero() || b.is_zero()) return (a.is_zero() ? 0 : 1) - (b.is_zero() ? 0 : 1);
@@ -126,11 +136,7 @@ Status Decimal::Parse(std::string_view text, Decimal* out) {
 }
 
 Status Decimal::Canonicalize(std::string_view text, std::string* out) {
-  // Up to 38 digits without a leading zero (or "0" alone) always parse, and ToString gives them back as they
-  // are: the significant digits and the exponent are the text's, with no sign, point or exponent to drop.
-  bool plain = !text.empty() && text.size() <= kMaxDigits && (text[0] != '0' || text.size() == 1);
-  for (size_t i = 0; plain && i < text.size(); i++) plain = IsDigit(text[i]);
-  if (plain) {
+  if (IsPlainInteger(text)) {
     out->assign(text.data(), text.size());
     return Status::OK();
   }
@@ -342,9 +348,7 @@ void Decimal::AppendOrderedKey(std::string* out) const {
 void Decimal::AppendCanonicalOrderedKey(std::string_view text, std::string* out) {
   // Canonical text of digits only is zero ("0") or a positive integer without leading zeros: its digits are
   // the significant digits (less trailing zeros) and its exponent is its length minus one.
-  bool plain = !text.empty() && text.size() <= kMaxDigits;
-  for (size_t i = 0; plain && i < text.size(); i++) plain = IsDigit(text[i]);
-  if (!plain) {
+  if (!IsPlainInteger(text)) {
     Decimal d;
     Parse(text, &d);
     d.AppendOrderedKey(out);
