@@ -1,13 +1,12 @@
 // ConnectionStream: cpp-httplib's Stream over one accepted, blocking TCP socket, with one receive and one send
 // per request in the common case.
 //
-// cpp-httplib's own socket stream polls before every read and write, asks the kernel for both addresses on
-// every request, and sends a response as two segments (headers, then body). On loopback each of those system
-// calls, and each extra wake-up of the client, costs more than a whole Query page of our own work. Here:
-// reads come from a buffer refilled by one recv() of up to kReadBufferBytes; writes are held and go out
-// together with one send() (or writev() for a large body) when the response is complete — that is, at Flush()
-// or before the next read, so that an interim response (100 Continue) is never held back; the addresses are
-// asked for once per connection. Time limits are the socket's SO_RCVTIMEO/SO_SNDTIMEO, set by the owner.
+// cpp-httplib's own socket stream polls before every read and write and sends a response as two segments
+// (headers, then body). On loopback each of those system calls, and each extra wake-up of the client, costs
+// more than a whole Query page of our own work. Here: reads come from a buffer refilled by one recv() of up to
+// kReadBufferBytes; writes are held and go out together with one send() (or writev() for a large body) when
+// the response is complete — that is, at Flush() or before the next recv(), so that an interim response
+// (100 Continue) is never held back. Time limits are the socket's SO_RCVTIMEO/SO_SNDTIMEO, set by the owner.
 //
 // Not thread-safe: one connection, one thread.
 
@@ -48,8 +47,6 @@ class ConnectionStream : public httplib::Stream {
 
  private:
   bool SendAll(const char* first, size_t first_size, const char* second, size_t second_size);
-  // Both addresses, asked for once per connection.
-  void LoadAddresses() const;
 
   socket_t sock_;
   std::unique_ptr<char[]> read_buffer_;
@@ -57,9 +54,6 @@ class ConnectionStream : public httplib::Stream {
   size_t read_end_ = 0;
   std::string pending_;
   bool failed_ = false;
-  mutable bool have_addresses_ = false;
-  mutable std::string remote_ip_, local_ip_;
-  mutable int remote_port_ = 0, local_port_ = 0;
 };
 
 }  // namespace dynapage

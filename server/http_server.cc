@@ -23,7 +23,7 @@ constexpr auto kShutdownGrace = std::chrono::milliseconds(500);
 // that a thread outliving the queue (an idle keep-alive connection at shutdown) touches nothing freed.
 class ConnectionThreads : public httplib::TaskQueue {
  public:
-  void enqueue(std::function<void()> fn) override {
+  bool enqueue(std::function<void()> fn) override {
     std::shared_ptr<State> state = state_;
     {
       std::unique_lock<std::mutex> lock(state->mu);
@@ -36,6 +36,7 @@ class ConnectionThreads : public httplib::TaskQueue {
       state->active--;
       state->changed.notify_all();
     }).detach();
+    return true;
   }
 
   // Gives open connections a moment to end; idle keep-alive connections are not waited for.
@@ -107,9 +108,14 @@ class HttpServer::ConnectionServer : public httplib::Server {
     bool ok = false;
     if (Register(sock)) {
       ConnectionStream stream(sock);
+      std::string remote_ip, local_ip;  // for the request's remote_addr and local_addr
+      int remote_port = 0, local_port = 0;
+      stream.get_remote_ip_and_port(remote_ip, remote_port);
+      stream.get_local_ip_and_port(local_ip, local_port);
       while (true) {
         bool connection_closed = false;
-        ok = process_request(stream, /*close_connection=*/false, connection_closed, nullptr);
+        ok = process_request(stream, remote_ip, remote_port, local_ip, local_port, /*close_connection=*/false,
+                             connection_closed, nullptr);
         ok = stream.Flush() && ok;
         if (!ok || connection_closed || Closing()) break;
       }
