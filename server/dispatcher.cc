@@ -2,7 +2,6 @@
 
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
-#include <libdeflate.h>
 
 #include <cstring>
 #include <iterator>
@@ -142,7 +141,6 @@ WireResponse Dispatcher::Handle(const WireRequest& request) const {
     }
   }
   response.request_id = NewRequestId();
-  response.crc32 = libdeflate_crc32(0, response.body.data(), response.body.size());
   return response;
 }
 

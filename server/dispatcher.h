@@ -2,12 +2,12 @@
 //
 // Checks run in DynamoDB's order (spec §8.5): method and content type, JSON parse, X-Amz-Target, the shape of
 // the Authorization header (signatures are not verified), empty body, then the operation. Every answer is
-// application/x-amz-json-1.0 with an x-amzn-RequestId and the CRC-32 of its body in x-amz-crc32.
+// application/x-amz-json-1.0 with an x-amzn-RequestId (the HTTP layer adds x-amz-crc32, the CRC-32 of the body
+// as sent).
 
 #ifndef DYNAPAGE_SERVER_DISPATCHER_H_
 #define DYNAPAGE_SERVER_DISPATCHER_H_
 
-#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -33,7 +33,6 @@ struct WireResponse {
   std::string content_type = "application/x-amz-json-1.0";
   std::string body;
   std::string request_id;
-  uint32_t crc32 = 0;
 };
 
 class Dispatcher {

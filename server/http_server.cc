@@ -1,6 +1,7 @@
 #include "server/http_server.h"
 
 #include <httplib.h>
+#include <libdeflate.h>
 
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -176,11 +177,17 @@ HttpServer::HttpServer() : server_(new ConnectionServer()) {
     res.status = r.status;
     // Straight into the header map: set_header() would scan these values, which we made, for CR and LF.
     res.headers.emplace("x-amzn-RequestId", std::move(r.request_id));
-    res.headers.emplace("x-amz-crc32", std::to_string(r.crc32));
     res.headers.emplace("Content-Type", std::move(r.content_type));
     res.body = std::move(r.body);
     EndRequest();
   };
+  // Runs for every response, cpp-httplib's own refusals (400, 413, ...) included, just before it is written and
+  // after cpp-httplib has gzipped a compressible body for a client that accepts gzip: the CRC is of the bytes
+  // sent, as DynamoDB's is.
+  server_->set_post_routing_handler([](const httplib::Request&, httplib::Response& res) {
+    if (!res.has_header("x-amzn-RequestId")) res.headers.emplace("x-amzn-RequestId", NewRequestId());
+    res.headers.emplace("x-amz-crc32", std::to_string(libdeflate_crc32(0, res.body.data(), res.body.size())));
+  });
   server_->Get(".*", handle);
   server_->Post(".*", handle);
   server_->Put(".*", handle);

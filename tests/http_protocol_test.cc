@@ -314,6 +314,19 @@ TEST_F(HttpProtocolTest, HealthCheck) {
   HttpResult r = server_.Send(get);
   EXPECT_EQ(200, r.status);
   EXPECT_EQ("healthy: dynamodb.us-east-1.amazonaws.com ", r.body);
+  EXPECT_EQ(std::to_string(Crc32(r.body)), r.Header("x-amz-crc32")) << r.Describe();
+}
+
+// §8.2: x-amz-crc32 is the CRC of the body as sent, also when cpp-httplib gzips it for a client that accepts gzip.
+TEST_F(HttpProtocolTest, CrcIsOfTheBytesSentWhenGzipped) {
+  HttpRequest get;
+  get.method = "GET";
+  get.headers.emplace("Accept-Encoding", "gzip");
+  HttpResult r = server_.Send(get);
+  ASSERT_EQ(200, r.status);
+  ASSERT_EQ("gzip", r.Header("Content-Encoding")) << r.Describe();
+  EXPECT_NE("healthy: dynamodb.us-east-1.amazonaws.com ", r.body);
+  EXPECT_EQ(std::to_string(Crc32(r.body)), r.Header("x-amz-crc32")) << r.Describe();
 }
 
 // §8.5: requests over 16 MB are refused with 413; the server stays up.
@@ -321,6 +334,9 @@ TEST_F(HttpProtocolTest, BodyOver16MBIsRefused) {
   const size_t limit = 16 * 1024 * 1024;
   HttpResult r = server_.Call("ListTables", std::string(limit + 1, ' '));
   EXPECT_EQ(413, r.status) << r.Describe();
+  // Refused by cpp-httplib before the dispatcher sees it, yet with a request id and a CRC like every answer.
+  EXPECT_TRUE(std::regex_match(r.Header("x-amzn-RequestId"), std::regex("^[0-9A-Z]{52}$"))) << r.Describe();
+  EXPECT_EQ(std::to_string(Crc32(r.body)), r.Header("x-amz-crc32")) << r.Describe();
   // Exactly 16 MiB is still read and answered.
   r = server_.Call("ListTables", std::string(limit - 2, ' ') + "{}");
   EXPECT_EQ(200, r.status) << r.Describe();
