@@ -46,6 +46,9 @@ class ConnectionStream : public httplib::Stream {
   bool Flush();
 
  private:
+  // read() beyond a byte already received. Kept out of line so that read()'s common case stays a few
+  // instructions.
+  [[gnu::noinline]] ssize_t ReadMore(char* ptr, size_t size);
   bool SendAll(const char* first, size_t first_size, const char* second, size_t second_size);
 
   socket_t sock_;
