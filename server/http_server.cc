@@ -181,6 +181,14 @@ HttpServer::HttpServer() : server_(new ConnectionServer()) {
     res.body = std::move(r.body);
     EndRequest();
   };
+  // cpp-httplib's own header writer makes a string and a write per header; one buffer for all is cheaper.
+  server_->set_header_writer([](httplib::Stream& strm, httplib::Headers& headers) -> ssize_t {
+    std::string text;
+    text.reserve(256);
+    for (const auto& [name, value] : headers) text.append(name).append(": ").append(value).append("\r\n");
+    text.append("\r\n");
+    return strm.write(text.data(), text.size());
+  });
   // Runs for every response, cpp-httplib's own refusals (400, 413, ...) included, just before it is written and
   // after cpp-httplib has gzipped a compressible body for a client that accepts gzip: the CRC is of the bytes
   // sent, as DynamoDB's is.
