@@ -25,15 +25,16 @@ HttpResult CallFrom(TestServer& server, const std::string& op, const std::string
   return server.Call(op, with_key + R"(,"ExclusiveStartKey":)" + start_key + "}");
 }
 
-std::vector<HttpResult> ReadAllPages(TestServer& server, const std::string& op, const std::string& body) {
+std::vector<HttpResult> ReadAllPages(TestServer& server, const std::string& op, const std::string& body,
+                                     const std::string& start_key) {
   std::vector<HttpResult> pages;
-  std::string start_key;
+  std::string next_key = start_key;
   for (int i = 0; i < 10000; i++) {
-    pages.push_back(CallFrom(server, op, body, start_key));
+    pages.push_back(CallFrom(server, op, body, next_key));
     const HttpResult& page = pages.back();
     if (page.status != 200) break;
-    start_key = LastKey(page);
-    if (start_key.empty()) break;
+    next_key = LastKey(page);
+    if (next_key.empty()) break;
   }
   return pages;
 }

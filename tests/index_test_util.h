@@ -24,8 +24,10 @@ HttpResult CreateIndexedTable(TestServer& server, const std::string& name);
 // Sends op with body plus, when start_key is not empty, "ExclusiveStartKey": start_key (JSON text).
 HttpResult CallFrom(TestServer& server, const std::string& op, const std::string& body, const std::string& start_key);
 
-// Reads every page, following LastEvaluatedKey; stops at the first non-200 answer (which is the last element).
-std::vector<HttpResult> ReadAllPages(TestServer& server, const std::string& op, const std::string& body);
+// Reads every page, following LastEvaluatedKey from start_key (JSON text; "" for none); stops at the first
+// non-200 answer (which is the last element).
+std::vector<HttpResult> ReadAllPages(TestServer& server, const std::string& op, const std::string& body,
+                                     const std::string& start_key = "");
 
 // The value text (S or N) of attribute in each item of the pages, in order; "-" for an item without it.
 std::vector<std::string> Values(const std::vector<HttpResult>& pages, const char* attribute);

@@ -3,11 +3,13 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "tests/http_test_util.h"
+#include "tests/pagination_model_util.h"
 
 namespace dynapage {
 namespace {
@@ -392,6 +394,57 @@ TEST_F(SmallPageQueryTest, MaxPageBytesCutsPagesEarly) {
   }
   EXPECT_EQ(50u, seen.size());
   EXPECT_GE(pages, 5);
+}
+
+// Model-based: random tables and Queries, each page checked against the brute-force model of
+// tests/pagination_model_util.h. Fixed seeds, so that a failure (which names its seed) reproduces.
+
+// One server per seed, with max_page_bytes lowered when not 0, holding the seed's random table.
+std::string CheckQueriesOfSeed(uint32_t seed, uint64_t max_page_bytes, bool range_only, double start_key_chance,
+                               ModelCoverage* coverage) {
+  std::mt19937 rng(seed);
+  DatabaseOptions options;
+  if (max_page_bytes) options.max_page_bytes = max_page_bytes;
+  TestServer server(options);
+  TableShape shape = ShapeOfSeed(seed);
+  shape.range |= range_only;
+  ModelTable table = RandomTable(rng, "model", shape);
+  ::testing::AssertionResult loaded = LoadTable(server, table);
+  if (!loaded) return loaded.message();
+  return CheckRandomQueries(rng, server, table, nullptr, 25, start_key_chance, coverage);
+}
+
+TEST(QueryModelTest, RandomQueriesMatchTheModelPageByPage) {
+  ModelCoverage coverage;
+  for (uint32_t seed = 1; seed <= 20; seed++) {
+    EXPECT_EQ("", CheckQueriesOfSeed(seed, 0, false, 0.0, &coverage)) << "seed " << seed;
+  }
+  // Random reads prove little unless they hit the rules: Limit exactly at the end of a range (no look-ahead),
+  // pages whose items the filter all drops, Select=COUNT.
+  EXPECT_GT(coverage.exhausted_by_limit, 0);
+  EXPECT_GT(coverage.filtered_empty, 0);
+  EXPECT_GT(coverage.count_only, 0);
+}
+
+TEST(QueryModelTest, SmallPagesIncludeTheItemThatCrossesTheLimit) {
+  ModelCoverage coverage;
+  for (uint32_t seed = 101; seed <= 116; seed++) {
+    uint64_t max_page_bytes = SmallPageBytes(seed);
+    EXPECT_EQ("", CheckQueriesOfSeed(seed, max_page_bytes, false, 0.2, &coverage))
+        << "seed " << seed << ", max_page_bytes " << max_page_bytes;
+  }
+  // Pages whose sizes reach max_page_bytes exactly must stop there too: the limit is reached, not crossed.
+  EXPECT_GT(coverage.size_stops, 20);
+  EXPECT_GT(coverage.exact_size_stops, 0);
+}
+
+// A start key need not be an item: a position between items resumes strictly after it (before it backward).
+TEST(QueryModelTest, StartKeysBetweenItemsResumeStrictlyAfterThem) {
+  ModelCoverage coverage;
+  for (uint32_t seed = 201; seed <= 212; seed++) {
+    EXPECT_EQ("", CheckQueriesOfSeed(seed, 0, true, 1.0, &coverage)) << "seed " << seed;
+  }
+  EXPECT_GT(coverage.start_keys, 150);
 }
 
 }  // namespace
