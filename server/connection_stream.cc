@@ -119,7 +119,7 @@ bool ConnectionStream::SendAll(const char* first, size_t first_size, const char*
 }
 
 // cpp-httplib (0.18) asks for these once per connection. Its own functions format the address with
-// getnameinfo(), whose code in libc would add ~200 KB to the resident memory of an idle server; inet_ntop is
+// getnameinfo(), whose code in libc would add ~0.1 MB to the resident memory of an idle server; inet_ntop is
 // the part of it that a numeric address needs.
 void ConnectionStream::get_remote_ip_and_port(std::string& ip, int& port) const {
   sockaddr_storage addr{};

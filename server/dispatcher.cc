@@ -5,7 +5,6 @@
 
 #include <cstring>
 #include <iterator>
-#include <random>
 #include <string_view>
 
 #include "server/operation.h"
@@ -82,20 +81,6 @@ WireResponse FromError(const WireError& error) {
 }
 }  // namespace
 
-std::string NewRequestId() {
-  static const char kAlphabet[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
-  thread_local std::mt19937_64 rng(std::random_device{}());
-  std::string id(52, '0');
-  // Twelve base-36 digits from each 64-bit draw (36^12 < 2^64): five draws instead of 52.
-  uint64_t bits = 0;
-  for (size_t i = 0; i < id.size(); i++) {
-    if (i % 12 == 0) bits = rng();
-    id[i] = kAlphabet[bits % 36];
-    bits /= 36;
-  }
-  return id;
-}
-
 WireResponse Dispatcher::Handle(const WireRequest& request) const {
   WireResponse response;
   if (request.method == "GET" && request.path == "/") {
@@ -140,7 +125,6 @@ WireResponse Dispatcher::Handle(const WireRequest& request) const {
       }
     }
   }
-  response.request_id = NewRequestId();
   return response;
 }
 

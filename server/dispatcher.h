@@ -2,8 +2,7 @@
 //
 // Checks run in DynamoDB's order (spec §8.5): method and content type, JSON parse, X-Amz-Target, the shape of
 // the Authorization header (signatures are not verified), empty body, then the operation. Every answer is
-// application/x-amz-json-1.0 with an x-amzn-RequestId (the HTTP layer adds x-amz-crc32, the CRC-32 of the body
-// as sent).
+// application/x-amz-json-1.0 (the HTTP layer adds x-amzn-RequestId and x-amz-crc32 to every response).
 
 #ifndef DYNAPAGE_SERVER_DISPATCHER_H_
 #define DYNAPAGE_SERVER_DISPATCHER_H_
@@ -32,7 +31,6 @@ struct WireResponse {
   int status = 200;
   std::string content_type = "application/x-amz-json-1.0";
   std::string body;
-  std::string request_id;
 };
 
 class Dispatcher {
@@ -43,8 +41,6 @@ class Dispatcher {
  private:
   Database* db_;
 };
-
-std::string NewRequestId();
 
 }  // namespace dynapage
 
