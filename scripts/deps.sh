@@ -77,7 +77,7 @@ fetch_httplib_source() {
   # The machine's Debian archives as source archives of the suite above (bookworm-security becomes
   # trixie-security, and so on). Repositories without sources (third-party ones) fail to update; the Debian ones
   # are what apt-get source needs.
-  local rename=(-e 's/^$//')
+  local rename=()  # sed arguments; none where the codename is unknown (sources that name "stable", say)
   if [ -n "$codename" ]; then rename=(-e "s/\b$codename\b/$DYNAPAGE_HTTPLIB_SUITE/g"); fi
   local f
   for f in /etc/apt/sources.list.d/*.sources; do
