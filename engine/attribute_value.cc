@@ -103,13 +103,22 @@ bool AttributeValue::operator==(const AttributeValue& other) const {
   return false;
 }
 
+size_t ScalarValueSize(AttrType type, std::string_view scalar) {
+  switch (type) {
+    case AttrType::kS:
+    case AttrType::kB: return scalar.size();
+    case AttrType::kN: return Decimal::CanonicalTextByteSize(scalar);
+    default: return 1;  // BOOL, NULL
+  }
+}
+
 size_t ValueSize(const AttributeValue& value) {
   switch (value.type) {
     case AttrType::kS:
-    case AttrType::kB: return value.scalar.size();
-    case AttrType::kN: return Decimal::CanonicalTextByteSize(value.scalar);
+    case AttrType::kB:
+    case AttrType::kN:
     case AttrType::kBool:
-    case AttrType::kNull: return 1;
+    case AttrType::kNull: return ScalarValueSize(value.type, value.scalar);
     case AttrType::kL: {
       size_t size = 3;
       for (const auto& e : value.list) size += 1 + ValueSize(e);

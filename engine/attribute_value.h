@@ -53,6 +53,8 @@ class AttributeValue {
   bool operator!=(const AttributeValue& other) const { return !(*this == other); }
 };
 
+// ValueSize of an S, N, B, BOOL or NULL value given by its type and its scalar (see AttributeValue::scalar).
+size_t ScalarValueSize(AttrType type, std::string_view scalar);
 // Size of a value by DynamoDB's rules: S/B bytes, N per §1.2, BOOL/NULL 1, L/M 3 + Σ(1 + element size)
 // (a map element also counts its name's bytes), sets Σ element sizes.
 size_t ValueSize(const AttributeValue& value);

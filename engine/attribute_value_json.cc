@@ -264,19 +264,37 @@ Status DecodeAttributeMap(const rapidjson::Value& json, AttributeMap* out) {
   return Status::OK();
 }
 
+void WriteScalarAttributeValue(AttrType type, std::string_view text, bool boolean, JsonWriter* w) {
+  w->StartObject();
+  w->Key(AttrTypeName(type));
+  if (type == AttrType::kS || type == AttrType::kN) {
+    w->String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
+  } else {
+    w->Bool(boolean);
+  }
+  w->EndObject();
+}
+
 void WriteAttributeValue(const AttributeValue& value, JsonWriter* w) {
+  switch (value.type) {
+    case AttrType::kS:
+    case AttrType::kN:
+    case AttrType::kBool:
+    case AttrType::kNull: WriteScalarAttributeValue(value.type, value.scalar, value.boolean, w); return;
+    default: break;
+  }
   w->StartObject();
   w->Key(AttrTypeName(value.type));
   switch (value.type) {
     case AttrType::kS:
-    case AttrType::kN: w->String(value.scalar.data(), static_cast<rapidjson::SizeType>(value.scalar.size())); break;
+    case AttrType::kN:
+    case AttrType::kBool:
+    case AttrType::kNull: break;  // written above
     case AttrType::kB: {
       std::string b64 = Base64Encode(value.scalar);
       w->String(b64.data(), static_cast<rapidjson::SizeType>(b64.size()));
       break;
     }
-    case AttrType::kBool:
-    case AttrType::kNull: w->Bool(value.boolean); break;
     case AttrType::kL:
       w->StartArray();
       for (const auto& e : value.list) WriteAttributeValue(e, w);

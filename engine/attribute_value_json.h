@@ -48,6 +48,10 @@ Status DecodeAttributeValue(const rapidjson::Value& json, AttributeValue* out);
 // Decodes and validates a map of attribute name -> AttributeValue (an Item, a Key, ExpressionAttributeValues).
 Status DecodeAttributeMap(const rapidjson::Value& json, AttributeMap* out);
 
+// An S, N, BOOL or NULL value given by its parts (text: S's string or N's canonical text; boolean: BOOL's
+// value, true for NULL), as WriteAttributeValue writes the equal AttributeValue.
+// REQUIRES: type is kS, kN, kBool or kNull.
+void WriteScalarAttributeValue(AttrType type, std::string_view text, bool boolean, JsonWriter* writer);
 void WriteAttributeValue(const AttributeValue& value, JsonWriter* writer);
 void WriteAttributeMap(const AttributeMap& item, JsonWriter* writer);
 // The item as a JSON object text.

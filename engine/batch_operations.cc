@@ -31,7 +31,7 @@ Status BatchWriteItem(Database& db, BatchWriteRequest request, BatchWriteResult*
   put_sizes.reserve(total);
   for (const auto& [name, entries] : request.tables) {
     for (const auto& e : entries) {
-      size_t size = e.is_put ? ItemSize(e.item_or_key) : 0;
+      size_t size = !e.is_put ? 0 : e.wire_item ? e.wire_item->size() : ItemSize(e.item_or_key);
       if (size > kMaxItemSize) return Status::Validation("Item size has exceeded the maximum allowed size");
       put_sizes.push_back(size);
     }
@@ -50,6 +50,17 @@ Status BatchWriteItem(Database& db, BatchWriteRequest request, BatchWriteResult*
     for (auto& e : entries) {
       Status valid;
       TableKeyValues put_keys;
+      // Index entries are made from an AttributeMap; without indexes only the key attributes are needed as
+      // values, and the key checks read nothing else.
+      if (e.wire_item && !table->indexes.empty()) {
+        e.item_or_key = e.wire_item->ToAttributeMap();
+        e.wire_item.reset();
+      } else if (e.wire_item) {
+        for (const KeyAttribute* k : {&table->key.hash, table->key.range ? &*table->key.range : nullptr}) {
+          AttributeValue value;
+          if (k && e.wire_item->Find(k->name, &value)) e.item_or_key.emplace(k->name, std::move(value));
+        }
+      }
       if (e.is_put) {
         // A batch put words a missing or mistyped table key attribute as the generic schema error; the other
         // key errors (empty values, sizes, index key types) keep their own messages.
@@ -65,7 +76,10 @@ Status BatchWriteItem(Database& db, BatchWriteRequest request, BatchWriteResult*
       w.table = table;
       w.storage_key = e.is_put ? TableItemKey(*table, put_keys) : TableItemKey(*table, e.item_or_key);
       keys.push_back(w.storage_key);
-      if (e.is_put) {
+      if (e.wire_item) {
+        w.put_size = put_sizes[writes.size() - 1];
+        w.wire_put = &*e.wire_item;
+      } else if (e.is_put) {
         w.put_size = put_sizes[writes.size() - 1];
         AttributeMap* item = &e.item_or_key;
         // ApplyWrites calls a mutator once, after the key checks above have read the item.

@@ -15,6 +15,7 @@
 #include "engine/attribute_value.h"
 #include "engine/consumed_capacity.h"
 #include "engine/database.h"
+#include "engine/wire_item.h"
 #include "engine/write_condition.h"
 
 namespace dynapage {
@@ -27,6 +28,9 @@ struct BatchWriteRequest {
   struct Entry {
     bool is_put = true;
     AttributeMap item_or_key;
+    // A put's item, when the caller could take it as a WireItem (then item_or_key is empty): it is stored
+    // without becoming an AttributeMap unless the table has indexes. REQUIRES: its JSON outlives the call.
+    std::optional<WireItem> wire_item;
   };
   // table name -> its requests, in request order of tables
   std::vector<std::pair<std::string, std::vector<Entry>>> tables;

@@ -9,6 +9,7 @@
 #include "engine/item_key.h"
 #include "engine/key_codec.h"
 #include "engine/stored_item.h"
+#include "engine/wire_item.h"
 
 namespace dynapage {
 
@@ -350,19 +351,37 @@ Status Database::ApplyWrites(std::vector<ItemWrite>* writes, std::vector<Status>
   std::vector<std::string> values;
   std::vector<bool> found;
   DP_RETURN_IF_ERROR(storage_->MultiGet(keys, &values, &found));
+  // Each write's table as it is now: an index created or dropped since the caller looked the table up counts.
+  // The catalog cannot change under the writer lock, so writes to the table looked up last reuse its definition.
+  std::vector<std::shared_ptr<const TableDefinition>> current(writes->size());
+  const TableDefinition* current_for = nullptr;
   for (size_t i = 0; i < writes->size(); i++) {
     ItemWrite& w = (*writes)[i];
+    if (w.table.get() != current_for) {
+      current[i] = FindTable(w.table->name);
+      current_for = w.table.get();
+    } else {
+      current[i] = current[i - 1];
+    }
+    if (!current[i] || current[i]->keyspace != w.table->keyspace) return Status::NotFound("Requested resource not found");
     w.old_item.reset();
     w.new_item.reset();
     w.old_size = 0;
     w.new_size = 0;
+    // A request's item put as it is needs of the item it replaces only the size, unless index entries change.
+    const bool whole_items = !w.wire_put || !current[i]->indexes.empty();
     Status s;
-    if (found[i]) {
-      AttributeMap current;
-      s = DecodeStoredItem(*w.table, values[i], &current, &w.old_size);
-      if (s.ok()) w.old_item = std::move(current);
+    if (found[i] && whole_items) {
+      AttributeMap old_item;
+      s = DecodeStoredItem(*w.table, values[i], &old_item, &w.old_size);
+      if (s.ok()) w.old_item = std::move(old_item);
+    } else if (found[i]) {
+      StoredItemView view;
+      if (!ParseStoredItem(values[i], &view)) s = Status::Internal("corrupt item in table " + w.table->name);
+      w.old_size = view.size;
     }
-    if (s.ok()) s = w.mutate(w.old_item ? &*w.old_item : nullptr, &w.new_item);
+    if (s.ok() && w.mutate) s = w.mutate(w.old_item ? &*w.old_item : nullptr, &w.new_item);
+    if (s.ok() && w.wire_put && whole_items) w.new_item = w.wire_put->ToAttributeMap();
     if (!s.ok()) {
       (*statuses)[i] = s;
       if (all_ok) first_error = s;
@@ -373,30 +392,22 @@ Status Database::ApplyWrites(std::vector<ItemWrite>* writes, std::vector<Status>
 
   Storage::Batch batch;
   std::map<uint32_t, TableStats> deltas;
-  // The definition as it is now: an index created or dropped since the caller looked the table up counts. The
-  // catalog cannot change under the writer lock, so writes to the table looked up last reuse its definition.
-  std::shared_ptr<const TableDefinition> current;
-  const TableDefinition* current_for = nullptr;
   StoredItemEncoder encoder;
-  for (ItemWrite& w : *writes) {
-    if (w.table.get() != current_for) {
-      current = FindTable(w.table->name);
-      current_for = w.table.get();
-    }
-    if (!current || current->keyspace != w.table->keyspace) return Status::NotFound("Requested resource not found");
-    const TableDefinition& table = *current;
+  for (size_t i = 0; i < writes->size(); i++) {
+    ItemWrite& w = (*writes)[i];
+    const TableDefinition& table = *current[i];
     const std::string& key = w.storage_key;
     TableStats& delta = deltas[table.keyspace];
-    if (w.old_item) {
+    if (found[i]) {
       delta.item_count--;
       delta.size_bytes -= static_cast<int64_t>(w.old_size);
     }
-    if (w.new_item) {
+    if (w.new_item || w.wire_put) {
       w.new_size = w.put_size ? *w.put_size : ItemSize(*w.new_item);
       delta.item_count++;
       delta.size_bytes += static_cast<int64_t>(w.new_size);
-      batch.Put(key, encoder.Encode(*w.new_item, w.new_size));
-    } else if (w.old_item) {
+      batch.Put(key, w.new_item ? encoder.Encode(*w.new_item, w.new_size) : encoder.Encode(*w.wire_put));
+    } else if (found[i]) {
       batch.Delete(key);
     }
     AddIndexEntries(table, w.old_item ? &*w.old_item : nullptr, w.new_item ? &*w.new_item : nullptr, &encoder,

@@ -29,6 +29,7 @@
 namespace dynapage {
 
 class StoredItemEncoder;
+class WireItem;
 
 struct DatabaseOptions {
   std::string path;                  // empty: in memory
@@ -64,7 +65,12 @@ struct ItemWrite {
   // The ItemSize of the item mutate puts, when the caller has sized it already (for the 400 KB check), so that
   // ApplyWrites does not size it again. REQUIRES: if set, equal to ItemSize of any item mutate puts.
   std::optional<uint64_t> put_size;
-  // Filled in by ApplyWrites, with each item's DynamoDB size (0 when absent):
+  // Instead of mutate, a put of a request's item as it is (BatchWriteItem): ApplyWrites encodes it straight from
+  // the request and, on a table without indexes, reads of the item it replaces only its size.
+  // REQUIRES: if set, mutate is empty, put_size is wire_put->size(), and *wire_put outlives ApplyWrites.
+  const WireItem* wire_put = nullptr;
+  // Filled in by ApplyWrites, with each item's DynamoDB size (0 when absent). old_item is the item replaced,
+  // except after a wire_put on a table without indexes; new_item is empty after such a put.
   std::optional<AttributeMap> old_item;
   std::optional<AttributeMap> new_item;
   uint64_t old_size = 0;

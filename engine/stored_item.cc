@@ -9,7 +9,7 @@ std::string EncodeStoredItem(const AttributeMap& item, uint64_t size) {
   return std::string(encoder.Encode(item, size));
 }
 
-std::string_view StoredItemEncoder::Encode(const AttributeMap& item, uint64_t item_size) {
+void StoredItemEncoder::Begin(uint64_t item_size) {
   buffer_.Clear();
   uint32_t size = static_cast<uint32_t>(item_size);
   while (size >= 0x80) {
@@ -18,7 +18,17 @@ std::string_view StoredItemEncoder::Encode(const AttributeMap& item, uint64_t it
   }
   buffer_.Put(static_cast<char>(size));
   writer_.Reset(buffer_);
+}
+
+std::string_view StoredItemEncoder::Encode(const AttributeMap& item, uint64_t item_size) {
+  Begin(item_size);
   WriteAttributeMap(item, &writer_);
+  return std::string_view(buffer_.GetString(), buffer_.GetSize());
+}
+
+std::string_view StoredItemEncoder::Encode(const WireItem& item) {
+  Begin(item.size());
+  item.Write(&writer_);
   return std::string_view(buffer_.GetString(), buffer_.GetSize());
 }
 

@@ -15,6 +15,7 @@
 
 #include "engine/attribute_value.h"
 #include "engine/attribute_value_json.h"
+#include "engine/wire_item.h"
 
 namespace dynapage {
 
@@ -32,8 +33,13 @@ class StoredItemEncoder {
 
   // The stored value of item, valid until the next call. REQUIRES: size == ItemSize(item).
   std::string_view Encode(const AttributeMap& item, uint64_t size);
+  // The same for the item a WireItem holds.
+  std::string_view Encode(const WireItem& item);
 
  private:
+  // Starts the next value with its size header.
+  void Begin(uint64_t item_size);
+
   rapidjson::StringBuffer buffer_;
   JsonWriter writer_;
 };

@@ -32,12 +32,19 @@ Status HandleBatchWriteItem(OperationContext& ctx) {
           BatchWriteRequest::Entry entry;
           if (put) {
             DP_RETURN_IF_ERROR(CheckJsonObject(*put));
-            std::optional<AttributeMap> item;
-            DP_RETURN_IF_ERROR(RequestReader(*put).GetAttributeMap("Item", &item));
-            if (!item) {
-              errors.AddNull("requestItems." + name + ".member.putRequest.item");
-            } else {
-              entry.item_or_key = std::move(*item);
+            RequestReader put_reader(*put);
+            const rapidjson::Value* item_json = put_reader.Get("Item");
+            // Most items are stored straight from the request's JSON; the others, and every error, go
+            // through an AttributeMap.
+            if (!item_json || !WireItem::FromJson(*item_json, &entry.wire_item.emplace())) {
+              entry.wire_item.reset();
+              std::optional<AttributeMap> item;
+              DP_RETURN_IF_ERROR(put_reader.GetAttributeMap("Item", &item));
+              if (!item) {
+                errors.AddNull("requestItems." + name + ".member.putRequest.item");
+              } else {
+                entry.item_or_key = std::move(*item);
+              }
             }
           }
           if (del) {

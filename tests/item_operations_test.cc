@@ -523,6 +523,30 @@ TEST_F(ItemOperationsTest, BatchWriteCountsEachPutsSize) {
   EXPECT_EQ(1025 + 3000 + 700, TableSizeBytes("items"));
 }
 
+// A batch put that replaces an item (which a table without indexes reads only for its size) counts the item
+// once, with its new size, and pays for the larger of the two; the item is the new one, whole.
+TEST_F(ItemOperationsTest, BatchWriteReplacesItemsWithTheirNewSize) {
+  ASSERT_EQ(200, Put("items", SizedItem("a", 3000)).status);
+  ASSERT_EQ(200, Put("items", SizedItem("b", 500)).status);
+  HttpResult r = server_.Call("BatchWriteItem", R"({"RequestItems":{"items":[)" + PutRequest(SizedItem("a", 900)) +
+                                                    "," + PutRequest(SizedItem("b", 2100)) +
+                                                    R"(]},"ReturnConsumedCapacity":"TOTAL"})");
+  ASSERT_EQ(200, r.status) << r.Describe();
+  EXPECT_EQ(2, ItemCount("items"));
+  EXPECT_EQ(900 + 2100, TableSizeBytes("items"));
+  EXPECT_EQ(3.0 + 3.0, r.json["ConsumedCapacity"][0]["CapacityUnits"].GetDouble()) << r.body;
+  EXPECT_EQ(R"({"Item":{"data":{"S":")" + std::string(900 - 7, 'c') + R"("},"pk":{"S":"a"}}})",
+            Stored("items", R"({"pk":{"S":"a"}})"));
+  r = server_.Call("BatchWriteItem", R"({"RequestItems":{"items":[)" +
+                                         PutRequest(R"({"pk":{"S":"b"},"n":{"N":"-0.50"},"t":{"BOOL":false}})") +
+                                         "]}}");
+  ASSERT_EQ(200, r.status) << r.Describe();
+  EXPECT_EQ(R"({"Item":{"n":{"N":"-0.5"},"pk":{"S":"b"},"t":{"BOOL":false}}})",
+            Stored("items", R"({"pk":{"S":"b"}})"));
+  EXPECT_EQ(2, ItemCount("items"));
+  EXPECT_EQ(900 + 1 + 3 + 1 + 2 + 1 + 1, TableSizeBytes("items"));
+}
+
 TEST_F(ItemOperationsTest, BatchWriteAcrossTablesWithCapacity) {
   HttpResult r = server_.Call(
       "BatchWriteItem", R"({"RequestItems":{"items":[)" + PutRequest(SizedItem("a", 1025)) + "," +
