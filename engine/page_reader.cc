@@ -7,9 +7,19 @@
 
 namespace dynapage {
 
-Status ReadPage(const Storage& storage, const PageSpec& spec, ItemSink* sink, PageResult* result) {
-  *result = PageResult();
-  auto it = storage.NewIterator(spec.lower, spec.upper);
+namespace {
+
+// An iterator on the first entry the page evaluates (not valid if there is none).
+std::unique_ptr<Storage::Iterator> StartPage(const Storage& storage, const PageSpec& spec) {
+  std::unique_ptr<Storage::Iterator> it;
+  // A client paging through asks next for what follows where its last page stopped: the iterator parked there,
+  // if nothing was written since, is on the start key already.
+  if (spec.exclusive_start) it = storage.Resume(spec.lower, spec.upper, *spec.exclusive_start);
+  if (it) {
+    spec.forward ? it->Next() : it->Prev();
+    return it;
+  }
+  it = storage.NewIterator(spec.lower, spec.upper);
   if (spec.forward) {
     if (spec.exclusive_start) {
       it->Seek(*spec.exclusive_start);
@@ -25,6 +35,14 @@ Status ReadPage(const Storage& storage, const PageSpec& spec, ItemSink* sink, Pa
       it->SeekToLast();
     }
   }
+  return it;
+}
+
+}  // namespace
+
+Status ReadPage(const Storage& storage, const PageSpec& spec, ItemSink* sink, PageResult* result) {
+  *result = PageResult();
+  std::unique_ptr<Storage::Iterator> it = StartPage(storage, spec);
 
   const bool decode = spec.filter || spec.projection || spec.fetch_base;
   AttributeMap item;
@@ -72,8 +90,11 @@ Status ReadPage(const Storage& storage, const PageSpec& spec, ItemSink* sink, Pa
     spec.forward ? it->Next() : it->Prev();
   }
   DP_RETURN_IF_ERROR(it->status());
-  // A stopped page did not move past its last evaluated entry.
-  if (stopped) result->last_evaluated.emplace(it->key());
+  // A stopped page did not move past its last evaluated entry: the next page starts after it.
+  if (stopped) {
+    result->last_evaluated.emplace(it->key());
+    storage.Park(std::move(it));
+  }
   return Status::OK();
 }
 

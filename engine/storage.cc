@@ -68,6 +68,7 @@ Status Storage::Open(const std::string& path, std::unique_ptr<Storage>* out) {
 }
 
 Storage::~Storage() {
+  DropParked();  // before the database closes: RocksDB's iterators must not outlive it
   if (db_) {
     db_->Close();
     db_.reset();
@@ -135,7 +136,9 @@ Status Storage::MultiGet(const std::vector<std::string_view>& keys, std::vector<
 Status Storage::Write(Batch* batch) {
   rocksdb::WriteOptions options;
   options.disableWAL = in_memory_;
-  return FromRocks(db_->Write(options, batch->batch_.get()));
+  Status s = FromRocks(db_->Write(options, batch->batch_.get()));
+  if (parked_count_.load(std::memory_order_relaxed) > 0) DropParked();
+  return s;
 }
 
 std::unique_ptr<Storage::Iterator> Storage::NewIterator(std::string lower, std::string upper) const {
@@ -147,8 +150,46 @@ std::unique_ptr<Storage::Iterator> Storage::NewIterator(std::string lower, std::
   rocksdb::ReadOptions options;
   options.iterate_lower_bound = &bounds->lower;
   if (!it->upper_.empty()) options.iterate_upper_bound = &bounds->upper;
+  // Read before the iterator takes its implicit snapshot: if the store's last write is still this one when the
+  // iterator is resumed, the snapshot holds every write there is.
+  it->sequence_ = db_->GetLatestSequenceNumber();
   it->it_.reset(db_->NewIterator(options));
   return it;
+}
+
+void Storage::Park(std::unique_ptr<Iterator> it) const {
+  std::unique_ptr<Iterator> dropped;  // destroyed outside the lock
+  std::lock_guard<std::mutex> lock(parked_mu_);
+  if (parked_.size() == kMaxParked) {
+    dropped = std::move(parked_.front());
+    parked_.erase(parked_.begin());
+  }
+  parked_.push_back(std::move(it));
+  parked_count_.store(parked_.size(), std::memory_order_relaxed);
+}
+
+std::unique_ptr<Storage::Iterator> Storage::Resume(std::string_view lower, std::string_view upper,
+                                                   std::string_view key) const {
+  if (parked_count_.load(std::memory_order_relaxed) == 0) return nullptr;
+  const uint64_t sequence = db_->GetLatestSequenceNumber();
+  std::lock_guard<std::mutex> lock(parked_mu_);
+  for (auto p = parked_.rbegin(); p != parked_.rend(); ++p) {
+    Iterator& it = **p;
+    if (it.sequence_ == sequence && it.lower_ == lower && it.upper_ == upper && it.key() == key) {
+      std::unique_ptr<Iterator> found = std::move(*p);
+      parked_.erase(std::next(p).base());
+      parked_count_.store(parked_.size(), std::memory_order_relaxed);
+      return found;
+    }
+  }
+  return nullptr;
+}
+
+void Storage::DropParked() const {
+  std::vector<std::unique_ptr<Iterator>> dropped;
+  std::lock_guard<std::mutex> lock(parked_mu_);
+  dropped.swap(parked_);
+  parked_count_.store(0, std::memory_order_relaxed);
 }
 
 Status Storage::Flush() {

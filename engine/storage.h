@@ -8,7 +8,10 @@
 #ifndef DYNAPAGE_ENGINE_STORAGE_H_
 #define DYNAPAGE_ENGINE_STORAGE_H_
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -69,6 +72,7 @@ class Storage {
     std::string lower_, upper_;  // must outlive the rocksdb iterator's bound slices
     std::unique_ptr<void, void (*)(void*)> bounds_{nullptr, nullptr};
     std::unique_ptr<rocksdb::Iterator> it_;
+    uint64_t sequence_ = 0;  // the store's last write when it was made: its state is the store's until the next
   };
 
   Status Get(std::string_view key, std::string* value, bool* found) const;
@@ -79,15 +83,32 @@ class Storage {
   Status Write(Batch* batch);
   // REQUIRES: lower <= upper; upper may be empty for "no upper bound".
   std::unique_ptr<Iterator> NewIterator(std::string lower, std::string upper) const;
+
+  // A client paging through a Query or Scan asks next for what follows the key where its last page stopped. An
+  // iterator parked there continues with one step, where a new one costs its creation and a seek (~9,000
+  // instructions, 6% of a Query page). Resume gives back an iterator over [lower, upper) that was parked on key,
+  // only if nothing was written since it was made: it then reads what a new iterator would. Parked iterators are
+  // few and are let go at the next write, so they do not hold on to memory the store would free.
+  // REQUIRES: it is valid (on an entry).
+  void Park(std::unique_ptr<Iterator> it) const;
+  // Null unless such an iterator was parked.
+  std::unique_ptr<Iterator> Resume(std::string_view lower, std::string_view upper, std::string_view key) const;
   // Flushes memtables to disk (persistent stores); called on clean shutdown.
   Status Flush();
 
  private:
   Storage() = default;
 
+  static constexpr size_t kMaxParked = 8;
+
+  void DropParked() const;
+
   std::unique_ptr<rocksdb::Env> mem_env_;
   std::unique_ptr<rocksdb::DB> db_;
   bool in_memory_ = true;
+  mutable std::mutex parked_mu_;
+  mutable std::vector<std::unique_ptr<Iterator>> parked_;  // oldest first
+  mutable std::atomic<size_t> parked_count_{0};            // parked_.size(), read without the lock by writers
 };
 
 }  // namespace dynapage

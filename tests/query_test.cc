@@ -154,6 +154,42 @@ TEST_F(QueryTest, ReversedQueryResumesStrictlyBeforeTheStartKey) {
   EXPECT_EQ(Canonical(R"({"pk":{"S":"a"},"sk":{"N":"5"}})"), JsonText(r.json["LastEvaluatedKey"]));
 }
 
+// The next page reads the data as it is when that page is asked for (the server may continue from where the
+// last page stopped, but only while nothing has been written): puts, updates and deletes made between pages
+// show, in either direction, and so does a write to another table's data in the same store.
+TEST_F(QueryTest, EachPageSeesTheWritesMadeBeforeIt) {
+  Fill("a", 20);
+  auto sort_keys = [](const HttpResult& r) {
+    std::vector<std::string> sks;
+    for (const auto& item : r.json["Items"].GetArray()) {
+      sks.push_back(std::string(item["sk"]["N"].GetString()) + ":" + item["v"]["N"].GetString());
+    }
+    return sks;
+  };
+  auto next = [](const HttpResult& r) { return R"(,"ExclusiveStartKey":)" + JsonText(r.json["LastEvaluatedKey"]); };
+  HttpResult first = Query(PartitionCondition("a") + R"(,"Limit":5)");
+  ASSERT_EQ(200, first.status) << first.Describe();
+  EXPECT_EQ((std::vector<std::string>{"0:0", "1:1", "2:2", "3:3", "4:4"}), sort_keys(first));
+  Put("qtab", R"({"pk":{"S":"a"},"sk":{"N":"4.5"},"v":{"N":"45"}})");
+  ASSERT_EQ(200, server_.Call("DeleteItem", R"({"TableName":"qtab","Key":{"pk":{"S":"a"},"sk":{"N":"5"}}})").status);
+  Put("qtab", R"({"pk":{"S":"a"},"sk":{"N":"6"},"v":{"N":"60"}})");
+  HttpResult second = Query(PartitionCondition("a") + R"(,"Limit":5)" + next(first));
+  ASSERT_EQ(200, second.status) << second.Describe();
+  EXPECT_EQ((std::vector<std::string>{"4.5:45", "6:60", "7:7", "8:8", "9:9"}), sort_keys(second));
+  // Unchanged data: the third page follows on.
+  HttpResult third = Query(PartitionCondition("a") + R"(,"Limit":5)" + next(second));
+  EXPECT_EQ((std::vector<std::string>{"10:10", "11:11", "12:12", "13:13", "14:14"}), sort_keys(third));
+  // A write elsewhere, then a reversed page from the same start key.
+  Put("hashonly", R"({"pk":{"S":"elsewhere"}})");
+  Put("qtab", R"({"pk":{"S":"a"},"sk":{"N":"13"},"v":{"N":"130"}})");
+  HttpResult back = Query(PartitionCondition("a") + R"(,"Limit":3,"ScanIndexForward":false)" + next(third));
+  EXPECT_EQ((std::vector<std::string>{"13:130", "12:12", "11:11"}), sort_keys(back));
+  // And forward again from the reversed page's stop, with the item it stopped on gone.
+  ASSERT_EQ(200, server_.Call("DeleteItem", R"({"TableName":"qtab","Key":{"pk":{"S":"a"},"sk":{"N":"11"}}})").status);
+  HttpResult again = Query(PartitionCondition("a") + R"(,"Limit":2)" + next(back));
+  EXPECT_EQ((std::vector<std::string>{"12:12", "13:130"}), sort_keys(again));
+}
+
 TEST_F(QueryTest, StartKeyNeedNotExist) {
   Fill("a", 20);
   HttpResult r = Query(PartitionCondition("a") + R"(,"ExclusiveStartKey":{"pk":{"S":"a"},"sk":{"N":"9.5"}})");

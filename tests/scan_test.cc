@@ -93,6 +93,23 @@ TEST_F(ScanTest, WithinAPartitionItemsComeInSortKeyOrder) {
   }
 }
 
+// A Scan's next page reads the table as it is then (see QueryTest.EachPageSeesTheWritesMadeBeforeIt).
+TEST_F(ScanTest, EachPageSeesTheWritesMadeBeforeIt) {
+  FillRange(1, 6);
+  auto values = [](const HttpResult& r) {
+    std::vector<std::string> v;
+    for (const auto& item : r.json["Items"].GetArray()) v.push_back(item["v"]["N"].GetString());
+    return v;
+  };
+  HttpResult r = server_.Call("Scan", R"({"TableName":"rtab","Limit":2})");
+  EXPECT_EQ((std::vector<std::string>{"0", "1"}), values(r));
+  Put("rtab", R"({"pk":{"S":"p0"},"sk":{"N":"3"},"v":{"N":"33"}})");
+  r = server_.Call("Scan", R"({"TableName":"rtab","Limit":2,"ExclusiveStartKey":)" + JsonText(r.json["LastEvaluatedKey"]) + "}");
+  EXPECT_EQ((std::vector<std::string>{"2", "33"}), values(r));
+  r = server_.Call("Scan", R"({"TableName":"rtab","Limit":2,"ExclusiveStartKey":)" + JsonText(r.json["LastEvaluatedKey"]) + "}");
+  EXPECT_EQ((std::vector<std::string>{"4", "5"}), values(r));
+}
+
 TEST_F(ScanTest, LimitEqualToTheRemainingItemsStillGivesALastEvaluatedKey) {
   FillRange(1, 5);
   HttpResult r = server_.Call("Scan", R"({"TableName":"rtab","Limit":5})");

@@ -1,0 +1,111 @@
+// Storage: atomic batches, bounded iterators, and iterators parked between pages, which may be resumed only
+// where they were parked and only while nothing has been written since.
+
+#include "engine/storage.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace dynapage {
+namespace {
+
+class StorageTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(Storage::Open("", &storage_).ok());
+    Write({"a1", "a2", "a3", "b1"});
+  }
+
+  void Write(const std::vector<std::string>& keys) {
+    Storage::Batch batch;
+    for (const auto& k : keys) batch.Put(k, "v" + k);
+    ASSERT_TRUE(storage_->Write(&batch).ok());
+  }
+
+  // A new iterator over the a-keys, on key.
+  std::unique_ptr<Storage::Iterator> On(const std::string& key) {
+    auto it = storage_->NewIterator("a", "b");
+    it->Seek(key);
+    EXPECT_TRUE(it->Valid());
+    EXPECT_EQ(key, it->key());
+    return it;
+  }
+
+  std::vector<std::string> Rest(Storage::Iterator* it) {
+    std::vector<std::string> keys;
+    for (it->Next(); it->Valid(); it->Next()) keys.emplace_back(it->key());
+    return keys;
+  }
+
+  std::unique_ptr<Storage> storage_;
+};
+
+TEST_F(StorageTest, BoundsLimitIteration) {
+  auto it = storage_->NewIterator("a", "b");
+  std::vector<std::string> keys;
+  for (it->SeekToFirst(); it->Valid(); it->Next()) keys.emplace_back(it->key());
+  EXPECT_EQ((std::vector<std::string>{"a1", "a2", "a3"}), keys);
+  it->SeekToLast();
+  ASSERT_TRUE(it->Valid());
+  EXPECT_EQ("a3", it->key());
+}
+
+TEST_F(StorageTest, AParkedIteratorResumesWhereItStopped) {
+  EXPECT_EQ(nullptr, storage_->Resume("a", "b", "a2"));
+  storage_->Park(On("a2"));
+  auto it = storage_->Resume("a", "b", "a2");
+  ASSERT_NE(nullptr, it);
+  ASSERT_TRUE(it->Valid());
+  EXPECT_EQ("a2", it->key());
+  EXPECT_EQ("va2", it->value());
+  EXPECT_EQ((std::vector<std::string>{"a3"}), Rest(it.get()));
+  // Taken: it is not there twice.
+  EXPECT_EQ(nullptr, storage_->Resume("a", "b", "a2"));
+}
+
+TEST_F(StorageTest, OnlyTheSameBoundsAndKeyResume) {
+  storage_->Park(On("a2"));
+  EXPECT_EQ(nullptr, storage_->Resume("a", "b", "a1"));
+  EXPECT_EQ(nullptr, storage_->Resume("a", "c", "a2"));
+  EXPECT_EQ(nullptr, storage_->Resume("a2", "b", "a2"));
+  EXPECT_NE(nullptr, storage_->Resume("a", "b", "a2"));
+}
+
+// Any write, to any key, lets every parked iterator go: a resumed one would not see it.
+TEST_F(StorageTest, AWriteEndsEveryParkedIterator) {
+  storage_->Park(On("a1"));
+  storage_->Park(On("a2"));
+  Write({"z"});
+  EXPECT_EQ(nullptr, storage_->Resume("a", "b", "a1"));
+  EXPECT_EQ(nullptr, storage_->Resume("a", "b", "a2"));
+  // An iterator made before the write and parked after it is not resumed either.
+  auto before = On("a1");
+  Write({"a15"});
+  storage_->Park(std::move(before));
+  EXPECT_EQ(nullptr, storage_->Resume("a", "b", "a1"));
+  auto fresh = On("a1");
+  EXPECT_EQ((std::vector<std::string>{"a15", "a2", "a3"}), Rest(fresh.get()));
+}
+
+TEST_F(StorageTest, OnlyTheNewestParkedIteratorsAreKept) {
+  for (int i = 0; i < 20; i++) storage_->Park(On(i % 2 ? "a1" : "a3"));
+  int resumed = 0;
+  while (storage_->Resume("a", "b", "a1")) resumed++;
+  while (storage_->Resume("a", "b", "a3")) resumed++;
+  EXPECT_GT(resumed, 0);
+  EXPECT_LT(resumed, 20);
+}
+
+// The store closes with iterators still parked.
+TEST_F(StorageTest, ClosesWithParkedIterators) {
+  storage_->Park(On("a1"));
+  storage_->Park(On("a3"));
+  storage_.reset();
+  SUCCEED();
+}
+
+}  // namespace
+}  // namespace dynapage
