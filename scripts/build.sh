@@ -20,5 +20,6 @@ for target in "$@"; do targets+=(--target "$target"); done
 
 install_packages "${DYNAPAGE_BUILD_PACKAGES[@]}"
 fetch_httplib_source
+build_rocksdb
 cmake -S . -B "$BUILD_DIR" -DDYNAPAGE_BUILD_TESTS=ON
 cmake --build "$BUILD_DIR" -j "$JOBS" "${targets[@]}"

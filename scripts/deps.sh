@@ -52,33 +52,26 @@ install_packages() {
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
 }
 
-# fetch_httplib_source: unpacks Debian 13's cpp-httplib source package (0.18) into .deps/cpp-httplib (ignored by
-# git), for CMakeLists.txt to compile header-only without TLS. Debian 12's own package is 0.11, which costs ~10%
-# more CPU a request and lacks the 2025 security fixes; Debian's shared library is built with OpenSSL, which costs
-# dynapage ~3 ms of start-up and ~3.6 MB of memory. Fetched with apt-get from the Debian archives the machine
-# already uses (the same mirrors, the suite trixie instead of the machine's own), read through a sources list of
-# its own: the machine's apt configuration is left as it is. Nothing to do when a tree of 0.18 or later is
-# there. On failure the build falls back to an installed shared library of 0.18 or later, if there is one.
-DYNAPAGE_HTTPLIB_SUITE=trixie
-fetch_httplib_source() {
-  local dest=.deps/cpp-httplib
-  local have
-  have=$(sed -n 's/^#define CPPHTTPLIB_VERSION "\(.*\)"/\1/p' "$dest/httplib.h" 2>/dev/null || true)
-  if [ -n "$have" ] && [ "$(printf '%s\n' 0.18 "$have" | sort -V | head -1)" = 0.18 ]; then return 0; fi
+# fetch_debian_source PACKAGE SUITE DEST: unpacks Debian's source package PACKAGE of suite SUITE (Debian's patches
+# applied) into DEST, replacing what is there. Fetched with apt-get from the Debian archives the machine already
+# uses (the same mirrors, with the suite SUITE instead of the machine's own), read through a sources list of its
+# own: the machine's apt configuration is left as it is. Returns non-zero, with apt's output, on failure.
+fetch_debian_source() {
+  local package=$1 suite=$2 dest=$3
   if ! command -v apt-get >/dev/null 2>&1 || ! command -v dpkg-source >/dev/null 2>&1; then
-    echo "deps: no apt-get/dpkg-source: cpp-httplib comes from its shared library" >&2
-    return 0
+    echo "deps: no apt-get/dpkg-source to fetch Debian's $package source package" >&2
+    return 1
   fi
   local codename=""
   if [ -r /etc/os-release ]; then codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}"); fi
   local work
   work=$(mktemp -d)
   mkdir -p "$work/sources" "$work/lists/partial" "$work/unpack"
-  # The machine's Debian archives as source archives of the suite above (bookworm-security becomes
+  # The machine's Debian archives as source archives of the suite (for trixie, bookworm-security becomes
   # trixie-security, and so on). Repositories without sources (third-party ones) fail to update; the Debian ones
   # are what apt-get source needs.
   local rename=()  # sed arguments; none where the codename is unknown (sources that name "stable", say)
-  if [ -n "$codename" ]; then rename=(-e "s/\b$codename\b/$DYNAPAGE_HTTPLIB_SUITE/g"); fi
+  if [ -n "$codename" ] && [ "$codename" != "$suite" ]; then rename=(-e "s/\b$codename\b/$suite/g"); fi
   local f
   for f in /etc/apt/sources.list.d/*.sources; do
     if [ -f "$f" ]; then
@@ -93,14 +86,77 @@ fetch_httplib_source() {
   local apt=(apt-get -qq -o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts="$work/sources"
              -o Dir::State::Lists="$work/lists" -o APT::Sandbox::User=root)
   "${apt[@]}" update >"$work/update.log" 2>&1 || true
-  if (cd "$work/unpack" && "${apt[@]}" source cpp-httplib >"$work/source.log" 2>&1); then
-    mkdir -p .deps
+  local status=0
+  if (cd "$work/unpack" && "${apt[@]}" source "$package" >"$work/source.log" 2>&1); then
+    mkdir -p "$(dirname "$dest")"
     rm -rf "$dest"
-    mv "$work"/unpack/cpp-httplib-*/ "$dest"
-    echo "deps: cpp-httplib $(sed -n 's/^#define CPPHTTPLIB_VERSION "\(.*\)"/\1/p' "$dest/httplib.h") source unpacked into $dest"
+    mv "$work"/unpack/"$package"-*/ "$dest"
   else
-    echo "deps: could not fetch Debian's cpp-httplib source package; cpp-httplib comes from its shared library" >&2
+    echo "deps: could not fetch Debian's $package source package" >&2
     cat "$work/update.log" "$work/source.log" >&2
+    status=1
   fi
   rm -rf "$work"
+  return "$status"
+}
+
+# fetch_httplib_source: unpacks Debian 13's cpp-httplib source package (0.18) into .deps/cpp-httplib (ignored by
+# git), for CMakeLists.txt to compile header-only without TLS. Debian 12's own package is 0.11, which costs ~10%
+# more CPU a request and lacks the 2025 security fixes; Debian's shared library is built with OpenSSL, which costs
+# dynapage ~3 ms of start-up and ~3.6 MB of memory. Nothing to do when a tree of 0.18 or later is there. On
+# failure the build falls back to an installed shared library of 0.18 or later, if there is one.
+DYNAPAGE_HTTPLIB_SUITE=trixie
+fetch_httplib_source() {
+  local dest=.deps/cpp-httplib
+  local have
+  have=$(sed -n 's/^#define CPPHTTPLIB_VERSION "\(.*\)"/\1/p' "$dest/httplib.h" 2>/dev/null || true)
+  if [ -n "$have" ] && [ "$(printf '%s\n' 0.18 "$have" | sort -V | head -1)" = 0.18 ]; then return 0; fi
+  if fetch_debian_source cpp-httplib "$DYNAPAGE_HTTPLIB_SUITE" "$dest"; then
+    echo "deps: cpp-httplib $(sed -n 's/^#define CPPHTTPLIB_VERSION "\(.*\)"/\1/p' "$dest/httplib.h") source unpacked into $dest"
+  else
+    echo "deps: cpp-httplib comes from its shared library" >&2
+  fi
+}
+
+# build_rocksdb: builds the machine's own Debian RocksDB (the source package of the installed librocksdb-dev,
+# Debian's patches applied) as a release build into .deps/rocksdb (ignored by git), for CMakeLists.txt to link
+# instead of librocksdb-dev's archive. Debian builds RocksDB without NDEBUG, so its assertions run: after every
+# memtable insert InlineSkipList::Insert re-checks its whole splice, some 20 key comparisons, and the checks and
+# test sync points along reads and writes cost dynapage 17% of the CPU of a batch write and 6% of a Query page.
+# Only the library is built, without compression (dynapage stores uncompressed) and with RTTI (dynapage's
+# in-memory file system derives from RocksDB's). Takes ~15 minutes on two cores, once: nothing to do when
+# .deps/rocksdb was built from the installed version. On failure the build falls back to librocksdb-dev.
+build_rocksdb() {
+  local dest=.deps/rocksdb
+  local version
+  version=$(dpkg-query -W -f='${Version}' librocksdb-dev 2>/dev/null || true)
+  if [ -z "$version" ]; then
+    echo "deps: librocksdb-dev is not installed; RocksDB is not built" >&2
+    return 0
+  fi
+  local stamp="librocksdb-dev $version, release, RTTI, no compression"
+  if [ -f "$dest/lib/librocksdb.a" ] && [ "$(cat "$dest/BUILT_FROM" 2>/dev/null)" = "$stamp" ]; then return 0; fi
+  local codename=""
+  if [ -r /etc/os-release ]; then codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}"); fi
+  local src=.deps/rocksdb-source
+  rm -rf "$dest"
+  if ! fetch_debian_source rocksdb "${codename:-stable}" "$src"; then
+    echo "deps: RocksDB comes from librocksdb-dev (with its assertions)" >&2
+    return 0
+  fi
+  echo "deps: building RocksDB $version without assertions into $dest (once; ~15 minutes on two cores)"
+  if cmake -S "$src" -B "$src/build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$PWD/$dest" \
+      -DCMAKE_INSTALL_LIBDIR=lib -DROCKSDB_BUILD_SHARED=OFF -DUSE_RTTI=1 -DPORTABLE=ON -DFAIL_ON_WARNINGS=OFF \
+      -DWITH_TESTS=OFF -DWITH_TOOLS=OFF -DWITH_CORE_TOOLS=OFF -DWITH_BENCHMARK_TOOLS=OFF -DWITH_GFLAGS=OFF \
+      -DWITH_SNAPPY=OFF -DWITH_LZ4=OFF -DWITH_ZLIB=OFF -DWITH_ZSTD=OFF -DWITH_BZ2=OFF -DWITH_JEMALLOC=OFF \
+      -DWITH_LIBURING=OFF >"$src/configure.log" 2>&1 &&
+     cmake --build "$src/build" -j "${JOBS:-2}" --target install >"$src/build.log" 2>&1; then
+    echo "$stamp" >"$dest/BUILT_FROM"
+    rm -rf "$src"
+    echo "deps: RocksDB built into $dest"
+  else
+    echo "deps: building RocksDB failed; RocksDB comes from librocksdb-dev (with its assertions)" >&2
+    tail -20 "$src/configure.log" "$src/build.log" >&2 2>/dev/null || true
+    rm -rf "$dest"
+  fi
 }
