@@ -363,15 +363,17 @@ Status Database::ApplyWrites(std::vector<ItemWrite>* writes, std::vector<Status>
     } else {
       current[i] = current[i - 1];
     }
-    if (!current[i] || current[i]->keyspace != w.table->keyspace) return Status::NotFound("Requested resource not found");
+    if (!current[i] || current[i]->keyspace != w.table->keyspace) {
+      return Status::NotFound("Requested resource not found");
+    }
     w.old_item.reset();
     w.new_item.reset();
     w.old_size = 0;
     w.new_size = 0;
     // A request's item put as it is needs of the item it replaces only the size, unless index entries change.
-    const bool whole_items = !w.wire_put || !current[i]->indexes.empty();
+    const bool needs_attribute_maps = !w.wire_put || !current[i]->indexes.empty();
     Status s;
-    if (found[i] && whole_items) {
+    if (found[i] && needs_attribute_maps) {
       AttributeMap old_item;
       s = DecodeStoredItem(*w.table, values[i], &old_item, &w.old_size);
       if (s.ok()) w.old_item = std::move(old_item);
@@ -381,7 +383,7 @@ Status Database::ApplyWrites(std::vector<ItemWrite>* writes, std::vector<Status>
       w.old_size = view.size;
     }
     if (s.ok() && w.mutate) s = w.mutate(w.old_item ? &*w.old_item : nullptr, &w.new_item);
-    if (s.ok() && w.wire_put && whole_items) w.new_item = w.wire_put->ToAttributeMap();
+    if (s.ok() && w.wire_put && needs_attribute_maps) w.new_item = w.wire_put->ToAttributeMap();
     if (!s.ok()) {
       (*statuses)[i] = s;
       if (all_ok) first_error = s;

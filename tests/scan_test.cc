@@ -101,12 +101,16 @@ TEST_F(ScanTest, EachPageSeesTheWritesMadeBeforeIt) {
     for (const auto& item : r.json["Items"].GetArray()) v.push_back(item["v"]["N"].GetString());
     return v;
   };
+  auto next = [this](const HttpResult& r) {
+    return server_.Call("Scan", R"({"TableName":"rtab","Limit":2,"ExclusiveStartKey":)" +
+                                    JsonText(r.json["LastEvaluatedKey"]) + "}");
+  };
   HttpResult r = server_.Call("Scan", R"({"TableName":"rtab","Limit":2})");
   EXPECT_EQ((std::vector<std::string>{"0", "1"}), values(r));
   Put("rtab", R"({"pk":{"S":"p0"},"sk":{"N":"3"},"v":{"N":"33"}})");
-  r = server_.Call("Scan", R"({"TableName":"rtab","Limit":2,"ExclusiveStartKey":)" + JsonText(r.json["LastEvaluatedKey"]) + "}");
+  r = next(r);
   EXPECT_EQ((std::vector<std::string>{"2", "33"}), values(r));
-  r = server_.Call("Scan", R"({"TableName":"rtab","Limit":2,"ExclusiveStartKey":)" + JsonText(r.json["LastEvaluatedKey"]) + "}");
+  r = next(r);
   EXPECT_EQ((std::vector<std::string>{"4", "5"}), values(r));
 }
 
