@@ -72,7 +72,7 @@ class Storage {
     std::string lower_, upper_;  // must outlive the rocksdb iterator's bound slices
     std::unique_ptr<void, void (*)(void*)> bounds_{nullptr, nullptr};
     std::unique_ptr<rocksdb::Iterator> it_;
-    uint64_t sequence_ = 0;  // the store's last write when it was made: its state is the store's until the next
+    uint64_t sequence_ = 0;  // the store's last write when it was made (Resume: nothing written since)
   };
 
   Status Get(std::string_view key, std::string* value, bool* found) const;

@@ -52,9 +52,9 @@ install_packages() {
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
 }
 
-# fetch_debian_source PACKAGE SUITE DEST: unpacks Debian's source package PACKAGE of suite SUITE (Debian's patches
-# applied) into DEST, replacing what is there. Fetched with apt-get from the Debian archives the machine already
-# uses (the same mirrors, with the suite SUITE instead of the machine's own), read through a sources list of its
+# fetch_debian_source PACKAGE SUITE DEST: unpacks Debian's source package PACKAGE of suite SUITE (empty: the
+# machine's own suite; Debian's patches applied) into DEST, replacing what is there. Fetched with apt-get from the
+# Debian archives the machine already uses (the same mirrors, with the suite SUITE instead of the machine's own), read through a sources list of its
 # own: the machine's apt configuration is left as it is. Returns non-zero, with apt's output, on failure.
 fetch_debian_source() {
   local package=$1 suite=$2 dest=$3
@@ -71,7 +71,9 @@ fetch_debian_source() {
   # trixie-security, and so on). Repositories without sources (third-party ones) fail to update; the Debian ones
   # are what apt-get source needs.
   local rename=()  # sed arguments; none where the codename is unknown (sources that name "stable", say)
-  if [ -n "$codename" ] && [ "$codename" != "$suite" ]; then rename=(-e "s/\b$codename\b/$suite/g"); fi
+  if [ -n "$suite" ] && [ -n "$codename" ] && [ "$codename" != "$suite" ]; then
+    rename=(-e "s/\b$codename\b/$suite/g")
+  fi
   local f
   for f in /etc/apt/sources.list.d/*.sources; do
     if [ -f "$f" ]; then
@@ -136,11 +138,9 @@ build_rocksdb() {
   fi
   local stamp="librocksdb-dev $version, release, RTTI, no compression"
   if [ -f "$dest/lib/librocksdb.a" ] && [ "$(cat "$dest/BUILT_FROM" 2>/dev/null)" = "$stamp" ]; then return 0; fi
-  local codename=""
-  if [ -r /etc/os-release ]; then codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}"); fi
   local src=.deps/rocksdb-source
   rm -rf "$dest"
-  if ! fetch_debian_source rocksdb "${codename:-stable}" "$src"; then
+  if ! fetch_debian_source rocksdb "" "$src"; then
     echo "deps: RocksDB comes from librocksdb-dev (with its assertions)" >&2
     return 0
   fi
