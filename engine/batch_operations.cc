@@ -13,6 +13,9 @@ namespace dynapage {
 namespace {
 const char kNotFound[] = "Requested resource not found";
 const char kDuplicates[] = "Provided list of item keys contains duplicates";
+// A batch put words a missing or mistyped table key attribute so; the other key errors (empty values, sizes,
+// index key types) keep their own messages.
+const char kNoMatch[] = "The provided key element does not match the schema";
 
 bool HasDuplicates(std::vector<std::string_view> keys) {
   std::sort(keys.begin(), keys.end());
@@ -50,23 +53,21 @@ Status BatchWriteItem(Database& db, BatchWriteRequest request, BatchWriteResult*
     for (auto& e : entries) {
       Status valid;
       TableKeyValues put_keys;
-      // Index entries are made from an AttributeMap; without indexes only the key attributes are needed as
-      // values, and the key checks read nothing else.
+      AttributeValue wire_key_values[2];  // a WireItem's key values, which put_keys then points to
+      // Index entries are made from an AttributeMap; without indexes a WireItem's key values are all the key
+      // checks read, and it is stored as it is.
       if (e.wire_item && !table->indexes.empty()) {
         e.item_or_key = e.wire_item->ToAttributeMap();
         e.wire_item.reset();
-      } else if (e.wire_item) {
-        for (const KeyAttribute* k : {&table->key.hash, table->key.range ? &*table->key.range : nullptr}) {
-          AttributeValue value;
-          if (k && e.wire_item->Find(k->name, &value)) e.item_or_key.emplace(k->name, std::move(value));
-        }
       }
-      if (e.is_put) {
-        // A batch put words a missing or mistyped table key attribute as the generic schema error; the other
-        // key errors (empty values, sizes, index key types) keep their own messages.
+      if (e.wire_item) {
+        valid = FindTableKeyAttributes(table->key, *e.wire_item, wire_key_values, &put_keys)
+                    ? ValidateTableKeyValues(table->key, put_keys)
+                    : Status::Validation(kNoMatch);
+      } else if (e.is_put) {
         valid = FindTableKeyAttributes(table->key, e.item_or_key, &put_keys)
                     ? ValidateItemKeyValues(*table, e.item_or_key, put_keys)
-                    : Status::Validation("The provided key element does not match the schema");
+                    : Status::Validation(kNoMatch);
       } else {
         valid = ValidateKey(table->key, e.item_or_key);
       }

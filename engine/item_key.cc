@@ -54,6 +54,22 @@ bool FindTableKeyAttributes(const KeySchema& schema, const AttributeMap& item, T
   return keys->partition && (!schema.range || keys->sort);
 }
 
+bool FindTableKeyAttributes(const KeySchema& schema, const WireItem& item, AttributeValue copies[2],
+                            TableKeyValues* keys) {
+  auto find = [&](const KeyAttribute& k, AttributeValue* copy) {
+    return item.Find(k.name, copy) && copy->type == k.type ? copy : nullptr;
+  };
+  keys->partition = find(schema.hash, &copies[0]);
+  keys->sort = schema.range ? find(*schema.range, &copies[1]) : nullptr;
+  return keys->partition && (!schema.range || keys->sort);
+}
+
+Status ValidateTableKeyValues(const KeySchema& schema, const TableKeyValues& keys) {
+  DP_RETURN_IF_ERROR(ValidateKeyValue(schema.hash.name, *keys.partition, true));
+  if (schema.range) DP_RETURN_IF_ERROR(ValidateKeyValue(schema.range->name, *keys.sort, false));
+  return Status::OK();
+}
+
 namespace {
 Status ValidateIndexKeys(const TableDefinition& table, const AttributeMap& item) {
   for (const auto& index : table.indexes) {
@@ -82,8 +98,7 @@ Status ValidateIndexKeys(const TableDefinition& table, const AttributeMap& item)
 }  // namespace
 
 Status ValidateItemKeyValues(const TableDefinition& table, const AttributeMap& item, const TableKeyValues& keys) {
-  DP_RETURN_IF_ERROR(ValidateKeyValue(table.key.hash.name, *keys.partition, true));
-  if (table.key.range) DP_RETURN_IF_ERROR(ValidateKeyValue(table.key.range->name, *keys.sort, false));
+  DP_RETURN_IF_ERROR(ValidateTableKeyValues(table.key, keys));
   return ValidateIndexKeys(table, item);
 }
 

@@ -11,6 +11,7 @@
 #include "engine/attribute_value.h"
 #include "engine/status.h"
 #include "engine/table_definition.h"
+#include "engine/wire_item.h"
 
 namespace dynapage {
 
@@ -34,6 +35,13 @@ struct TableKeyValues {
 // True if item has the table's key attributes with the declared types (the part of ValidateItemKeys that
 // BatchWriteItem reports as "The provided key element does not match the schema"); sets *keys to them.
 bool FindTableKeyAttributes(const KeySchema& schema, const AttributeMap& item, TableKeyValues* keys);
+// The same for a WireItem, which holds no AttributeValues: the key values are copied into copies[0] (partition)
+// and copies[1] (sort), and *keys points there.
+bool FindTableKeyAttributes(const KeySchema& schema, const WireItem& item, AttributeValue copies[2],
+                            TableKeyValues* keys);
+
+// Checks the table key values FindTableKeyAttributes found: empty values and sizes.
+Status ValidateTableKeyValues(const KeySchema& schema, const TableKeyValues& keys);
 
 // The checks of ValidateItemKeys that follow the presence and types of the table key attributes: empty values,
 // sizes, index key attributes. REQUIRES: FindTableKeyAttributes(table.key, item, &keys) returned true.

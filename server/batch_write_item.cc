@@ -1,5 +1,7 @@
 // BatchWriteItem: up to 25 PutRequest/DeleteRequest entries across tables.
 
+#include <algorithm>
+
 #include "engine/batch_operations.h"
 #include "engine/json_types.h"
 #include "server/consumed_capacity_json.h"
@@ -23,6 +25,8 @@ Status HandleBatchWriteItem(OperationContext& ctx) {
       std::vector<BatchWriteRequest::Entry> entries;
       if (!t->value.IsNull()) {
         DP_RETURN_IF_ERROR(CheckJsonList(t->value));
+        // Entries hold items: growing the vector would move each one again. More than the limit is an error.
+        entries.reserve(std::min<size_t>(t->value.Size(), kMaxBatchWriteRequests + 1));
         for (const auto& e : t->value.GetArray()) {
           if (e.IsNull()) continue;
           DP_RETURN_IF_ERROR(CheckJsonObject(e));

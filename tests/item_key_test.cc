@@ -59,6 +59,64 @@ TEST(FindTableKeyAttributes, HashOnlyTableHasNoSortKey) {
   EXPECT_EQ(TableItemKey(t, item), TableItemKey(t, keys));
 }
 
+// Parses text in place, as the server parses a request, into a WireItem; its strings live in *buffer.
+void ParseWireItem(const std::string& text, std::string* buffer, rapidjson::Document* doc, WireItem* item) {
+  *buffer = text;
+  doc->ParseInsitu(&(*buffer)[0]);
+  ASSERT_FALSE(doc->HasParseError()) << text;
+  ASSERT_TRUE(WireItem::FromJson(*doc, item)) << text;
+}
+
+// A WireItem's key values are the ones the item's AttributeMap gives, copied out of it.
+TEST(FindTableKeyAttributes, WireItemGivesTheKeysOfItsAttributeMap) {
+  TableDefinition t = Table();
+  std::string buffer;
+  rapidjson::Document doc;
+  WireItem wire;
+  ParseWireItem(R"({"payload":{"S":"x"},"sk":{"N":"01.50"},"pk":{"S":"a"}})", &buffer, &doc, &wire);
+  AttributeValue copies[2];
+  TableKeyValues keys;
+  ASSERT_TRUE(FindTableKeyAttributes(t.key, wire, copies, &keys));
+  EXPECT_EQ(&copies[0], keys.partition);
+  EXPECT_EQ(&copies[1], keys.sort);
+  EXPECT_EQ(AttributeValue::String("a"), *keys.partition);
+  EXPECT_EQ(AttributeValue::Number("1.5"), *keys.sort);
+  EXPECT_EQ(TableItemKey(t, wire.ToAttributeMap()), TableItemKey(t, keys));
+  EXPECT_TRUE(ValidateTableKeyValues(t.key, keys).ok());
+
+  t.key.range.reset();
+  ASSERT_TRUE(FindTableKeyAttributes(t.key, wire, copies, &keys));
+  EXPECT_EQ(nullptr, keys.sort);
+  EXPECT_EQ(TableItemKey(t, wire.ToAttributeMap()), TableItemKey(t, keys));
+}
+
+TEST(FindTableKeyAttributes, WireItemMissingOrMistypedKeyIsNotFound) {
+  TableDefinition t = Table();
+  for (const char* text : {R"({"pk":{"S":"a"}})", R"({"pk":{"S":"a"},"sk":{"S":"1"}})",
+                           R"({"pk":{"N":"1"},"sk":{"N":"1"}})", R"({"sk":{"N":"1"}})"}) {
+    std::string buffer;
+    rapidjson::Document doc;
+    WireItem wire;
+    ParseWireItem(text, &buffer, &doc, &wire);
+    AttributeValue copies[2];
+    TableKeyValues keys;
+    EXPECT_FALSE(FindTableKeyAttributes(t.key, wire, copies, &keys)) << text;
+  }
+}
+
+// ValidateTableKeyValues is the table-key part of ValidateItemKeyValues: empty values and sizes.
+TEST(ValidateTableKeyValues, EmptyAndOversizedKeyValues) {
+  TableDefinition t = Table();
+  AttributeValue empty = AttributeValue::String(""), long_partition = AttributeValue::String(std::string(2049, 'a'));
+  AttributeValue one = AttributeValue::Number("1");
+  EXPECT_NE(std::string::npos, ValidateTableKeyValues(t.key, {&empty, &one}).message().find("empty string"));
+  EXPECT_NE(std::string::npos, ValidateTableKeyValues(t.key, {&long_partition, &one}).message().find("hashkey"));
+  t.key.range = KeyAttribute{"sk", AttrType::kS};
+  AttributeValue big_sort = AttributeValue::String(std::string(1025, 'b')), a = AttributeValue::String("a");
+  EXPECT_NE(std::string::npos, ValidateTableKeyValues(t.key, {&a, &big_sort}).message().find("range keys"));
+  EXPECT_TRUE(ValidateTableKeyValues(t.key, {&a, &a}).ok());
+}
+
 // Once the table keys are present with their types, ValidateItemKeyValues reports what ValidateItemKeys does.
 TEST(ValidateItemKeyValues, SameErrorsAsValidateItemKeys) {
   TableDefinition t = Table();
