@@ -34,21 +34,28 @@ bool WireItem::FromJson(const rapidjson::Value& json, WireItem* out) {
   if (!json.IsObject()) return false;
   out->attributes_.clear();
   out->attributes_.reserve(json.MemberCount());
+  out->canonical_numbers_.clear();
   out->size_ = 0;
+  std::string canonical;
   for (auto m = json.MemberBegin(); m != json.MemberEnd(); ++m) {
     Attribute a;
     if (!ScalarType(m->value, &a.type)) return false;
     const rapidjson::Value& v = m->value.MemberBegin()->value;
     a.name = View(m->name);
     if (a.type == AttrType::kS) {
-      a.string = View(v);
+      a.text = View(v);
     } else if (a.type == AttrType::kN) {
-      if (!Decimal::Canonicalize(View(v), &a.number).ok()) return false;
+      if (!Decimal::Canonicalize(View(v), &canonical).ok()) return false;
+      a.text = View(v);
+      if (canonical != a.text) {
+        out->canonical_numbers_.push_front(std::move(canonical));
+        a.text = out->canonical_numbers_.front();
+      }
     } else {
       a.boolean = v.GetBool();
     }
-    out->size_ += a.name.size() + ScalarValueSize(a.type, a.text());
-    out->attributes_.push_back(std::move(a));
+    out->size_ += a.name.size() + ScalarValueSize(a.type, a.text);
+    out->attributes_.push_back(a);
   }
   auto by_name = [](const Attribute& x, const Attribute& y) { return x.name < y.name; };
   std::sort(out->attributes_.begin(), out->attributes_.end(), by_name);
@@ -60,7 +67,7 @@ bool WireItem::FromJson(const rapidjson::Value& json, WireItem* out) {
 AttributeValue WireItem::Attribute::ToValue() const {
   AttributeValue value;
   value.type = type;
-  value.scalar = text();
+  value.scalar = text;
   value.boolean = boolean;
   return value;
 }
@@ -68,7 +75,13 @@ AttributeValue WireItem::Attribute::ToValue() const {
 bool WireItem::Find(std::string_view name, AttributeValue* out) const {
   for (const Attribute& a : attributes_) {
     if (a.name == name) {
-      *out = a.ToValue();
+      // Field by field: a whole AttributeValue made and moved in costs more than the copy of the text.
+      out->type = a.type;
+      out->scalar.assign(a.text);
+      out->boolean = a.boolean;
+      out->list.clear();
+      out->map.clear();
+      out->set.clear();
       return true;
     }
   }
@@ -79,7 +92,7 @@ void WireItem::Write(JsonWriter* writer) const {
   writer->StartObject();
   for (const Attribute& a : attributes_) {
     writer->Key(a.name.data(), static_cast<rapidjson::SizeType>(a.name.size()));
-    WriteScalarAttributeValue(a.type, a.text(), a.boolean, writer);
+    WriteScalarAttributeValue(a.type, a.text, a.boolean, writer);
   }
   writer->EndObject();
 }

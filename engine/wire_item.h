@@ -15,6 +15,7 @@
 #include <rapidjson/document.h>
 
 #include <cstddef>
+#include <forward_list>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,6 +27,13 @@ namespace dynapage {
 
 class WireItem {
  public:
+  WireItem() = default;
+  // Moves only: a copy's views would point into the original's numbers.
+  WireItem(WireItem&&) = default;
+  WireItem& operator=(WireItem&&) = default;
+  WireItem(const WireItem&) = delete;
+  WireItem& operator=(const WireItem&) = delete;
+
   // True if json is an item of the kind above; *out then describes it and refers to json's strings.
   // REQUIRES: json outlives *out and is not modified while *out is used.
   static bool FromJson(const rapidjson::Value& json, WireItem* out);
@@ -39,17 +47,19 @@ class WireItem {
   AttributeMap ToAttributeMap() const;
 
  private:
+  // Views only, so that sorting moves a few words per attribute.
   struct Attribute {
     std::string_view name;
     AttrType type = AttrType::kNull;
-    std::string_view string;  // S
-    std::string number;       // N, canonical
-    bool boolean = true;      // BOOL; true for the others, as in AttributeValue
-    std::string_view text() const { return type == AttrType::kN ? std::string_view(number) : string; }
+    std::string_view text;  // S's string or N's canonical text
+    bool boolean = true;    // BOOL; true for the others, as in AttributeValue
     AttributeValue ToValue() const;
   };
 
   std::vector<Attribute> attributes_;  // by name
+  // Canonical numbers that differ from the request's text. A list: its strings never move, and neither do
+  // views of them, when the WireItem moves or another number is added.
+  std::forward_list<std::string> canonical_numbers_;
   size_t size_ = 0;
 };
 

@@ -7,6 +7,7 @@
 
 #include <random>
 #include <string>
+#include <vector>
 
 #include "engine/attribute_value_json.h"
 #include "engine/stored_item.h"
@@ -131,6 +132,32 @@ TEST(WireItem, ReusedForAnotherItem) {
   ASSERT_TRUE(WireItem::FromJson(second, &wire));
   EXPECT_EQ((AttributeMap{{"c", AttributeValue::Bool(true)}}), wire.ToAttributeMap());
   EXPECT_EQ(2u, wire.size());
+}
+
+// Numbers whose canonical form differs from the request's text are kept by the item: they survive its moves,
+// the end of the item moved from, and a vector of items growing.
+TEST(WireItem, MovedItemKeepsItsCanonicalNumbers) {
+  const std::string text = R"({"b":{"N":"00012.5000"},"a":{"N":"1.50"},"c":{"N":"7"},"d":{"S":"x"}})";
+  std::string buffer;
+  rapidjson::Document doc = Parse(text, &buffer);
+  AttributeMap decoded;
+  ASSERT_TRUE(DecodeAttributeMap(doc, &decoded).ok());
+  std::vector<WireItem> items;
+  for (int i = 0; i < 20; i++) {
+    WireItem wire;
+    ASSERT_TRUE(WireItem::FromJson(doc, &wire));
+    items.push_back(std::move(wire));
+    std::vector<std::string> reuse_freed_memory(8, std::string(32, 'z'));
+  }
+  WireItem moved = std::move(items[0]);
+  items.erase(items.begin());
+  for (const WireItem* wire : {&moved, &items.back()}) {
+    EXPECT_EQ(decoded, wire->ToAttributeMap());
+    EXPECT_EQ(EncodeAttributeMap(decoded), Written(*wire));
+    AttributeValue a;
+    ASSERT_TRUE(wire->Find("a", &a));
+    EXPECT_EQ("1.5", a.scalar);
+  }
 }
 
 }  // namespace
