@@ -265,14 +265,12 @@ Status DecodeAttributeMap(const rapidjson::Value& json, AttributeMap* out) {
 }
 
 void WriteScalarAttributeValue(AttrType type, std::string_view text, bool boolean, JsonWriter* w) {
-  w->StartObject();
-  w->Key(AttrTypeName(type));
-  if (type == AttrType::kS || type == AttrType::kN) {
-    w->String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
-  } else {
-    w->Bool(boolean);
+  switch (type) {
+    case AttrType::kS: w->SingleStringMemberObject("S", text); return;
+    case AttrType::kN: w->SingleStringMemberObject("N", text); return;
+    case AttrType::kBool: w->RawJson(boolean ? R"({"BOOL":true})" : R"({"BOOL":false})", rapidjson::kObjectType); return;
+    default: w->RawJson(R"({"NULL":true})", rapidjson::kObjectType); return;
   }
-  w->EndObject();
 }
 
 void WriteAttributeValue(const AttributeValue& value, JsonWriter* w) {

@@ -272,5 +272,56 @@ TEST(JsonWriterTest, ReserveMakesRoomWithoutWriting) {
   EXPECT_EQ(R"({"Items":[{"a":{"S":"x"}},{"b":{"N":"1"}}]})", std::string(buffer.GetString()));
 }
 
+// SingleStringMemberObject writes what StartObject, Key, String and EndObject write, for any text and in any
+// position: the root, an array element, an object member after others.
+TEST(JsonWriterTest, SingleStringMemberObjectWritesWhatTheFourCallsWrite) {
+  const std::string texts[] = {"", "x", std::string("nul\0byte", 9), "quote\"back\\slash", "\n\r\t\b\f\x01\x1f",
+                               "\xc3\xa4\xe4\xb8\xad\xf0\x9f\x98\x80", std::string(300, 'p') + "\"" + std::string(17, 'q')};
+  for (const std::string& text : texts) {
+    SCOPED_TRACE(text);
+    auto write = [&](bool fast) {
+      rapidjson::StringBuffer buffer;
+      JsonWriter writer(buffer);
+      auto value = [&] {
+        if (fast) {
+          writer.SingleStringMemberObject("S", text);
+        } else {
+          writer.StartObject();
+          writer.Key("S");
+          writer.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
+          writer.EndObject();
+        }
+      };
+      value();
+      buffer.Put('|');
+      writer.Reset(buffer);
+      writer.StartArray();
+      value();
+      value();
+      writer.EndArray();
+      buffer.Put('|');
+      writer.Reset(buffer);
+      writer.StartObject();
+      writer.Key("a");
+      value();
+      writer.Key("b");
+      value();
+      writer.EndObject();
+      EXPECT_TRUE(writer.IsComplete());
+      return std::string(buffer.GetString(), buffer.GetSize());
+    };
+    EXPECT_EQ(write(false), write(true));
+  }
+  rapidjson::StringBuffer buffer;
+  JsonWriter writer(buffer);
+  writer.StartArray();
+  WriteScalarAttributeValue(AttrType::kN, "-1.5", true, &writer);
+  WriteScalarAttributeValue(AttrType::kBool, "", false, &writer);
+  WriteScalarAttributeValue(AttrType::kBool, "", true, &writer);
+  WriteScalarAttributeValue(AttrType::kNull, "", true, &writer);
+  writer.EndArray();
+  EXPECT_EQ(R"([{"N":"-1.5"},{"BOOL":false},{"BOOL":true},{"NULL":true}])", std::string(buffer.GetString()));
+}
+
 }  // namespace
 }  // namespace dynapage
