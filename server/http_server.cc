@@ -13,6 +13,7 @@
 #include <set>
 #include <thread>
 
+#include "server/client_cpu_affinity.h"
 #include "server/connection_stream.h"
 
 namespace dynapage {
@@ -115,6 +116,8 @@ class HttpServer::ConnectionServer : public httplib::Server {
     for (socket_t sock : open_) ::shutdown(sock, SHUT_RD);
   }
 
+  ClientCpuAffinity& client_cpus() { return client_cpus_; }
+
  private:
   bool process_and_close_socket(socket_t sock) override {
     int yes = 1;
@@ -125,6 +128,7 @@ class HttpServer::ConnectionServer : public httplib::Server {
     bool ok = false;
     if (Register(sock)) {
       ConnectionStream stream(sock);
+      ClientCpuAffinity::Connection client_cpu(&client_cpus_, sock);
       std::string remote_ip, local_ip;  // for the request's remote_addr and local_addr
       int remote_port = 0, local_port = 0;
       stream.get_remote_ip_and_port(remote_ip, remote_port);
@@ -135,6 +139,7 @@ class HttpServer::ConnectionServer : public httplib::Server {
                              connection_closed, nullptr);
         ok = stream.Flush() && ok;
         if (!ok || connection_closed || Closing()) break;
+        client_cpu.AfterRequest();
       }
       Unregister(sock);
     }
@@ -158,6 +163,7 @@ class HttpServer::ConnectionServer : public httplib::Server {
     return closing_;
   }
 
+  ClientCpuAffinity client_cpus_;
   std::mutex mu_;
   std::set<socket_t> open_;  // guarded by mu_
   bool closing_ = false;     // guarded by mu_
@@ -219,6 +225,8 @@ HttpServer::HttpServer() : server_(new ConnectionServer()) {
 }
 
 HttpServer::~HttpServer() = default;
+
+void HttpServer::set_follow_client_cpu(bool follow) { server_->client_cpus().set_enabled(follow); }
 
 int HttpServer::Bind(const std::string& host, int port) {
   int bound = port == 0 ? server_->bind_to_any_port(host) : (server_->bind_to_port(host, port) ? port : -1);

@@ -34,6 +34,9 @@ class HttpServer {
   HttpServer();
   ~HttpServer();
 
+  // Whether each connection's thread runs on its client's CPU (ClientCpuAffinity; on by default).
+  // REQUIRES: called before Bind().
+  void set_follow_client_cpu(bool follow);
   // Binds host:port and listens; port 0 picks a free port. Returns the bound port, or -1 on failure.
   int Bind(const std::string& host, int port);
   // Serves db until Stop() is called. REQUIRES: Bind succeeded; db stays open until WaitForRequests() returns.

@@ -1,6 +1,6 @@
 // dynapage: a local DynamoDB-compatible server. See README.md.
 //
-//   dynapage [--port 8000] [--host 127.0.0.1] [--db-path DIR] [--max-page-bytes N]
+//   dynapage [--port 8000] [--host 127.0.0.1] [--db-path DIR] [--max-page-bytes N] [--no-client-cpu-affinity]
 
 #include <csignal>
 #include <cstdio>
@@ -26,6 +26,9 @@ const char kUsage[] =
     "  --db-path DIR        keep data in DIR across restarts (default: in memory)\n"
     "  --max-page-bytes N   Query/Scan page size limit in bytes (default 1048576, DynamoDB's 1 MB);\n"
     "                       lower it to exercise pagination with little test data\n"
+    "  --no-client-cpu-affinity\n"
+    "                       let the scheduler place connection threads, instead of running each on the\n"
+    "                       CPU its client sends from (which saves two cross-CPU wake-ups a request)\n"
     "  --help               show this help\n"
     "  --version            show the version\n";
 
@@ -49,6 +52,7 @@ int main(int argc, char** argv) {
   std::string host = "127.0.0.1";
   long long port = 8000;
   dynapage::DatabaseOptions options;
+  bool client_cpu_affinity = true;
   for (int i = 1; i < argc; i++) {
     std::string arg = argv[i];
     std::string value;
@@ -88,6 +92,8 @@ int main(int argc, char** argv) {
         return Fail("--max-page-bytes needs a positive number of bytes");
       }
       options.max_page_bytes = static_cast<uint64_t>(bytes);
+    } else if (arg == "--no-client-cpu-affinity" && !has_inline) {
+      client_cpu_affinity = false;
     } else {
       return Fail("unknown option '" + std::string(argv[i]) + "'");
     }
@@ -104,6 +110,7 @@ int main(int argc, char** argv) {
   // Listening before the database opens: a client that connects meanwhile is answered as soon as it is open,
   // instead of being refused and having to retry.
   dynapage::HttpServer server;
+  server.set_follow_client_cpu(client_cpu_affinity);
   int bound = server.Bind(host, static_cast<int>(port));
   if (bound < 0) {
     std::fprintf(stderr, "dynapage: cannot listen on %s:%lld\n", host.c_str(), port);
