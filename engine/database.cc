@@ -101,6 +101,9 @@ TableStats Database::StatsOf(uint32_t keyspace) const {
 }
 
 void Database::PutStats(uint32_t keyspace, const TableStats& stats, Storage::Batch* batch) const {
+  // Counters are stored only to be read back at Open; in memory, stats_ is all there is. (A batch write then
+  // also keeps to its own stretch of the memtable, instead of going to the counter's key and back each time.)
+  if (!storage_->persistent()) return;
   batch->Put(StatsKey(keyspace), EncodeU64Pair(static_cast<uint64_t>(stats.item_count),
                                                static_cast<uint64_t>(stats.size_bytes)));
 }
@@ -392,7 +395,11 @@ Status Database::ApplyWrites(std::vector<ItemWrite>* writes, std::vector<Status>
   }
   if (!all_ok) return first_error;
 
-  Storage::Batch batch;
+  // Room for the items (their JSON is about half as long again as their DynamoDB size), their keys and RocksDB's
+  // few bytes of framing each; index entries aside.
+  size_t batch_bytes = 0;
+  for (const ItemWrite& w : *writes) batch_bytes += w.storage_key.size() + (w.put_size ? *w.put_size * 3 / 2 : 0) + 32;
+  Storage::Batch batch(batch_bytes);
   std::map<uint32_t, TableStats> deltas;
   StoredItemEncoder encoder;
   for (size_t i = 0; i < writes->size(); i++) {

@@ -22,7 +22,6 @@ namespace rocksdb {
 class DB;
 class Env;
 class Iterator;
-class Snapshot;
 class WriteBatch;
 }  // namespace rocksdb
 
@@ -39,7 +38,8 @@ class Storage {
 
   class Batch {
    public:
-    Batch();
+    // reserved_bytes: room for the batch's entries up front, so that a large batch is not copied as it grows.
+    explicit Batch(size_t reserved_bytes = 0);
     ~Batch();
     void Put(std::string_view key, std::string_view value);
     void Delete(std::string_view key);
@@ -81,6 +81,8 @@ class Storage {
   Status MultiGet(const std::vector<std::string_view>& keys, std::vector<std::string>* values,
                   std::vector<bool>* found) const;
   Status Write(Batch* batch);
+  // False for a store in memory: it is gone when the process ends, so nothing is ever read back from it at Open.
+  bool persistent() const { return !in_memory_; }
   // REQUIRES: lower <= upper; upper may be empty for "no upper bound".
   std::unique_ptr<Iterator> NewIterator(std::string lower, std::string upper) const;
 

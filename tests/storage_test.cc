@@ -7,6 +7,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dynapage {
@@ -51,6 +52,24 @@ TEST_F(StorageTest, BoundsLimitIteration) {
   it->SeekToLast();
   ASSERT_TRUE(it->Valid());
   EXPECT_EQ("a3", it->key());
+}
+
+TEST_F(StorageTest, MultiGetAnswersEachKeyInItsPlace) {
+  // In order, out of order, repeated, and missing keys: RocksDB is told the keys are sorted only when they are.
+  for (const std::vector<std::string_view>& keys :
+       {std::vector<std::string_view>{"a1", "a2", "a9", "b1"}, std::vector<std::string_view>{"b1", "a9", "a1", "a3"},
+        std::vector<std::string_view>{"a3", "a3", "a0", "a2"}}) {
+    std::vector<std::string> values;
+    std::vector<bool> found;
+    ASSERT_TRUE(storage_->MultiGet(keys, &values, &found).ok());
+    ASSERT_EQ(keys.size(), values.size());
+    ASSERT_EQ(keys.size(), found.size());
+    for (size_t i = 0; i < keys.size(); i++) {
+      bool present = keys[i] != "a9" && keys[i] != "a0";
+      EXPECT_EQ(present, found[i]) << keys[i];
+      EXPECT_EQ(present ? "v" + std::string(keys[i]) : "", values[i]) << keys[i];
+    }
+  }
 }
 
 TEST_F(StorageTest, AParkedIteratorResumesWhereItStopped) {

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -237,6 +238,34 @@ TEST_F(ListTablesTest, DeletedTablesDisappear) {
   HttpResult r = server_.Call("ListTables", R"({"Limit":2})");
   EXPECT_EQ((std::vector<std::string>{"t01", "t03"}), Names(r));
   EXPECT_EQ("t03", LastEvaluated(r));
+}
+
+// Counters are kept in the store only when it is on disk; they must come back after a restart as they were.
+TEST(TableCountersPersistenceTest, ItemCountAndSizeSurviveRestart) {
+  char dir[] = "/tmp/dynapage-counters-XXXXXX";
+  ASSERT_NE(nullptr, mkdtemp(dir));
+  DatabaseOptions options;
+  options.path = dir;
+  auto describe = [](TestServer& server) {
+    HttpResult r = server.Call("DescribeTable", R"({"TableName":"items"})");
+    return std::to_string(r.json["Table"]["ItemCount"].GetInt64()) + " items, " +
+           std::to_string(r.json["Table"]["TableSizeBytes"].GetInt64()) + " bytes";
+  };
+  {
+    TestServer server(options);
+    ASSERT_EQ(200, server.CreateTable("items", "pk", "S").status);
+    ASSERT_EQ(200, server.Call("BatchWriteItem", R"({"RequestItems":{"items":[)"
+                                                 R"({"PutRequest":{"Item":{"pk":{"S":"a"},"v":{"S":"xyz"}}}},)"
+                                                 R"({"PutRequest":{"Item":{"pk":{"S":"b"}}}}]}})")
+                       .status);
+    ASSERT_EQ(200, server.Call("PutItem", R"({"TableName":"items","Item":{"pk":{"S":"c"},"n":{"N":"1"}}})").status);
+    ASSERT_EQ(200, server.Call("DeleteItem", R"({"TableName":"items","Key":{"pk":{"S":"b"}}})").status);
+    // a: pk a, v xyz = 3 + 4; c: pk c, n 1 = 3 + 1 + 2 (a number of one digit counts 2 bytes)
+    ASSERT_EQ("2 items, 13 bytes", describe(server));
+  }
+  TestServer server(options);
+  EXPECT_EQ("2 items, 13 bytes", describe(server));
+  std::system((std::string("rm -rf ") + dir).c_str());
 }
 
 }  // namespace
