@@ -22,20 +22,25 @@ ClientCpuAffinity::Connection::Connection(ClientCpuAffinity* shared, int sock)
 
 ClientCpuAffinity::Connection::~Connection() { Unpin(); }
 
-void ClientCpuAffinity::Connection::AfterRequest() {
-  if (!shared_->enabled_) return;
-  auto now = std::chrono::steady_clock::now();
-  if (requests_++ % kCheckEvery != 0) {
-    if (pinned_ >= 0) {
-      Hold& hold = shared_->holds_[pinned_];
-      if (hold.holder.load(std::memory_order_relaxed) == id_) hold.last_request.store(Ticks(now), std::memory_order_relaxed);
-    }
-    return;
-  }
+void ClientCpuAffinity::Connection::AfterReceive() {
+  if (!shared_->enabled_ || receives_++ % kCheckEvery != 0) return;
   int cpu = -1;
   socklen_t size = sizeof(cpu);
   if (getsockopt(sock_, SOL_SOCKET, SO_INCOMING_CPU, &cpu, &size) != 0) cpu = -1;
-  Follow(cpu, now);
+  seen_cpu_ = cpu;
+  seen_ = true;
+}
+
+void ClientCpuAffinity::Connection::AfterResponse() {
+  if (!shared_->enabled_) return;
+  auto now = std::chrono::steady_clock::now();
+  if (seen_) {
+    seen_ = false;
+    Follow(seen_cpu_, now);
+  } else if (pinned_ >= 0) {
+    Hold& hold = shared_->holds_[pinned_];
+    if (hold.holder.load(std::memory_order_relaxed) == id_) hold.last_request.store(Ticks(now), std::memory_order_relaxed);
+  }
 }
 
 void ClientCpuAffinity::Connection::Follow(int client_cpu, std::chrono::steady_clock::time_point now) {

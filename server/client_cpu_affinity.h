@@ -34,7 +34,7 @@ namespace dynapage {
 class ClientCpuAffinity {
  public:
   static constexpr std::chrono::milliseconds kHoldLapse{10};
-  // The client's CPU is looked up every kCheckEvery requests (a system call each time): clients seldom move.
+  // The client's CPU is looked up every kCheckEvery receives (a system call each time): clients seldom move.
   static constexpr int kCheckEvery = 16;
 
   // The CPUs that connection threads may be pinned to are those the calling thread may run on now.
@@ -55,10 +55,17 @@ class ClientCpuAffinity {
     Connection(const Connection&) = delete;
     Connection& operator=(const Connection&) = delete;
 
-    // After each request: every kCheckEvery requests (the first included), moves the calling thread to the CPU
-    // the client's last segment came from, if it may; keeps its hold otherwise.
-    void AfterRequest();
-    // AfterRequest() with the client's CPU given (a test's stand-in for SO_INCOMING_CPU); -1 for unknown.
+    // After the client's bytes arrive (a request, or part of one): every kCheckEvery calls (the first included),
+    // notes the CPU the client's last segment came from, which is the CPU it sent from. Not after a response:
+    // the client's acknowledgement of it may have come from this CPU, sent in the kernel's handling of the
+    // response on this CPU.
+    void AfterReceive();
+    // After a response has been sent: moves the calling thread to the CPU AfterReceive noted last, if it may;
+    // keeps its hold otherwise. Moving now, with the client already woken by the response, keeps the two
+    // together. (Moving while the client slept, before the response, did not on the benchmark's VM: the
+    // scheduler woke the client on the CPU just left idle, and the two swapped CPUs at every look-up.)
+    void AfterResponse();
+    // AfterResponse() with the client's CPU given (a test's stand-in for SO_INCOMING_CPU); -1 for unknown.
     void Follow(int client_cpu, std::chrono::steady_clock::time_point now);
 
     // The CPU this thread is pinned to, or -1.
@@ -72,7 +79,9 @@ class ClientCpuAffinity {
     int sock_;
     uint64_t id_;
     int pinned_ = -1;
-    int requests_ = 0;
+    int receives_ = 0;
+    bool seen_ = false;  // AfterReceive noted seen_cpu_ since the last AfterResponse
+    int seen_cpu_ = -1;
   };
 
  private:

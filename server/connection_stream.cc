@@ -28,7 +28,8 @@ void AddressOf(const sockaddr_storage& addr, std::string& ip, int& port) {
 }
 }  // namespace
 
-ConnectionStream::ConnectionStream(socket_t sock) : sock_(sock), read_buffer_(new char[kReadBufferBytes]) {}
+ConnectionStream::ConnectionStream(socket_t sock, ClientCpuAffinity::Connection* client_cpu)
+    : sock_(sock), client_cpu_(client_cpu), read_buffer_(new char[kReadBufferBytes]) {}
 
 // Reads block (up to the socket's receive timeout) instead of polling first: a poll() per read is a system
 // call per request that buys nothing on a blocking socket.
@@ -61,6 +62,7 @@ ssize_t ConnectionStream::ReadMore(char* ptr, size_t size) {
       if (n < 0) failed_ = true;
       return n;
     }
+    if (client_cpu_) client_cpu_->AfterReceive();
     if (direct) return n;
     read_begin_ = 0;
     read_end_ = static_cast<size_t>(n);

@@ -15,6 +15,8 @@
 
 #include <httplib.h>
 
+#include "server/client_cpu_affinity.h"
+
 #include <memory>
 #include <string>
 
@@ -27,8 +29,9 @@ class ConnectionStream : public httplib::Stream {
   // caller's memory, together with what is pending.
   static constexpr size_t kCoalesceBytes = 16 * 1024;
 
-  // REQUIRES: sock is a connected, blocking stream socket that outlives this object.
-  explicit ConnectionStream(socket_t sock);
+  // REQUIRES: sock is a connected, blocking stream socket that outlives this object; so does client_cpu, if
+  // given, which is told of every receive.
+  explicit ConnectionStream(socket_t sock, ClientCpuAffinity::Connection* client_cpu = nullptr);
 
   using httplib::Stream::write;
 
@@ -52,6 +55,7 @@ class ConnectionStream : public httplib::Stream {
   bool SendAll(const char* first, size_t first_size, const char* second, size_t second_size);
 
   socket_t sock_;
+  ClientCpuAffinity::Connection* client_cpu_;
   std::unique_ptr<char[]> read_buffer_;
   size_t read_begin_ = 0;
   size_t read_end_ = 0;

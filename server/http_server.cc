@@ -127,8 +127,8 @@ class HttpServer::ConnectionServer : public httplib::Server {
     setsockopt(sock, SOL_SOCKET, SO_SNDTIMEO, &keep_alive, sizeof(keep_alive));
     bool ok = false;
     if (Register(sock)) {
-      ConnectionStream stream(sock);
       ClientCpuAffinity::Connection client_cpu(&client_cpus_, sock);
+      ConnectionStream stream(sock, &client_cpu);
       std::string remote_ip, local_ip;  // for the request's remote_addr and local_addr
       int remote_port = 0, local_port = 0;
       stream.get_remote_ip_and_port(remote_ip, remote_port);
@@ -139,7 +139,7 @@ class HttpServer::ConnectionServer : public httplib::Server {
                              connection_closed, nullptr);
         ok = stream.Flush() && ok;
         if (!ok || connection_closed || Closing()) break;
-        client_cpu.AfterRequest();
+        client_cpu.AfterResponse();
       }
       Unregister(sock);
     }

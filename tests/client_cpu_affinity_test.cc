@@ -188,7 +188,7 @@ TEST_F(ClientCpuAffinityTest, OnlyTheCpusTheProcessStartedWithAreUsed) {
 }
 
 // Through a real loopback connection: the CPU comes from the kernel (SO_INCOMING_CPU), as the client sent from.
-TEST_F(ClientCpuAffinityTest, AfterRequestFollowsTheCpuTheClientSentFrom) {
+TEST_F(ClientCpuAffinityTest, FollowsTheCpuTheClientSentFrom) {
   int listener = socket(AF_INET, SOCK_STREAM, 0);
   ASSERT_GE(listener, 0);
   sockaddr_in addr{};
@@ -216,7 +216,9 @@ TEST_F(ClientCpuAffinityTest, AfterRequestFollowsTheCpuTheClientSentFrom) {
       char byte;
       ASSERT_EQ(1, recv(server, &byte, 1, 0));
       ClientCpuAffinity::Connection c(&shared_, server);
-      c.AfterRequest();
+      c.AfterReceive();
+      EXPECT_EQ(-1, c.pinned_cpu());  // not before the response
+      c.AfterResponse();
       EXPECT_EQ(client_cpu, c.pinned_cpu());
       EXPECT_EQ(std::vector<int>{client_cpu}, ThreadCpus());
     });
@@ -226,7 +228,8 @@ TEST_F(ClientCpuAffinityTest, AfterRequestFollowsTheCpuTheClientSentFrom) {
   shared_.set_enabled(false);
   OnThread([&] {
     ClientCpuAffinity::Connection c(&shared_, server);
-    c.AfterRequest();
+    c.AfterReceive();
+    c.AfterResponse();
     EXPECT_EQ(-1, c.pinned_cpu());
     EXPECT_EQ(cpus_, ThreadCpus());
   });
@@ -235,23 +238,26 @@ TEST_F(ClientCpuAffinityTest, AfterRequestFollowsTheCpuTheClientSentFrom) {
   close(listener);
 }
 
-TEST_F(ClientCpuAffinityTest, LooksTheClientUpEveryFewRequests) {
-  // A connection keeps its CPU between look-ups: requests 2..kCheckEvery do not move it, request kCheckEvery+1
-  // does. The stand-in client is a loopback socket whose last segment came from the CPU the test chooses.
+TEST_F(ClientCpuAffinityTest, LooksTheClientUpEveryFewReceives) {
+  // A connection keeps its CPU between look-ups: receives 2..kCheckEvery do not move it, receive kCheckEvery+1
+  // does.
   int fds[2];
   ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM, 0, fds));  // SO_INCOMING_CPU fails on it: "unknown"
   OnThread([&] {
     ClientCpuAffinity::Connection c(&shared_, fds[0]);
     c.Follow(cpus_[0], Clock::now());  // as if the first look-up had found cpus_[0]
     ASSERT_EQ(cpus_[0], c.pinned_cpu());
-    c.AfterRequest();  // request 1: a look-up, the CPU is unknown: let go
+    c.AfterReceive();  // receive 1: a look-up, the CPU is unknown: let go
+    c.AfterResponse();
     EXPECT_EQ(-1, c.pinned_cpu());
     c.Follow(cpus_[0], Clock::now());
     for (int i = 1; i < ClientCpuAffinity::kCheckEvery; i++) {
-      c.AfterRequest();
+      c.AfterReceive();
+      c.AfterResponse();
       EXPECT_EQ(cpus_[0], c.pinned_cpu()) << i;
     }
-    c.AfterRequest();
+    c.AfterReceive();
+    c.AfterResponse();
     EXPECT_EQ(-1, c.pinned_cpu());
   });
   close(fds[0]);

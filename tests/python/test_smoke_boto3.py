@@ -4,6 +4,7 @@ Also: persistence across SIGKILL with --db-path, clean shutdown on SIGTERM/SIGIN
 """
 
 import json
+import os
 import signal
 import subprocess
 import time
@@ -416,7 +417,7 @@ def run_binary(*args):
 def test_help_and_version():
     result = run_binary("--help")
     assert result.returncode == 0
-    for flag in ("--port", "--host", "--db-path", "--max-page-bytes", "--help", "--version"):
+    for flag in ("--port", "--host", "--db-path", "--max-page-bytes", "--no-client-cpu-affinity", "--help", "--version"):
         assert flag in result.stdout
     result = run_binary("--version")
     assert result.returncode == 0
@@ -433,6 +434,7 @@ def test_help_and_version():
         (["--port", "70000"], "--port"),
         (["--max-page-bytes", "0"], "--max-page-bytes"),
         (["--db-path"], "--db-path"),
+        (["--no-client-cpu-affinity=yes"], "unknown option"),
     ],
 )
 def test_bad_flags_fail_with_a_message(args, message):
@@ -440,3 +442,35 @@ def test_bad_flags_fail_with_a_message(args, message):
     assert result.returncode != 0
     assert message in result.stderr
     assert result.stdout == ""
+
+
+def single_cpu_threads(pid):
+    """The CPU each thread of pid is pinned to, for the threads allowed on one CPU only."""
+    pinned = []
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{tid}/status") as status:
+            allowed = next(line.split()[1] for line in status if line.startswith("Cpus_allowed_list:"))
+        if allowed.isdigit():
+            pinned.append(int(allowed))
+    return pinned
+
+
+@pytest.mark.parametrize("follow", [True, False])
+def test_a_connection_runs_on_the_cpu_its_client_sends_from(start_dynapage, follow):
+    cpus = sorted(os.sched_getaffinity(0))
+    if len(cpus) < 2:
+        pytest.skip("needs two CPUs to tell a pinned thread from a free one")
+    server = start_dynapage() if follow else start_dynapage("--no-client-cpu-affinity")
+    client = server.client()
+    before = os.sched_getaffinity(0)
+    try:
+        # The client's thread sends from the last CPU, then from the first; the server looks its client's CPU up when
+        # a connection's first request arrives and at every 16th receive after it (a request is one receive here).
+        for cpu, requests in ((cpus[-1], 1), (cpus[0], 16)):
+            os.sched_setaffinity(0, {cpu})
+            for _ in range(requests):
+                client.list_tables()
+            assert single_cpu_threads(server.proc.pid) == ([cpu] if follow else [])
+    finally:
+        os.sched_setaffinity(0, before)
+        client.close()
