@@ -12,6 +12,10 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -22,11 +26,30 @@
 
 namespace dynapage {
 
-// RapidJSON's writer, plus a way to copy an already-encoded value (a stored item) into the output as one block:
-// Writer::RawValue copies it a byte at a time.
+// RapidJSON's writer, with strings escaped correctly and quickly, and a way to copy an already-encoded value (a
+// stored item) into the output as one block: Writer::RawValue copies it a byte at a time. Every JSON dynapage
+// writes goes through it.
 class JsonWriter : public rapidjson::Writer<rapidjson::StringBuffer> {
+  using Base = rapidjson::Writer<rapidjson::StringBuffer>;
+
  public:
-  using rapidjson::Writer<rapidjson::StringBuffer>::Writer;
+  using Base::Base;
+
+  // Base::String and Base::Key in all their forms, escaping as they do but correctly (see WriteQuoted), and
+  // quicker: text that needs no escaping (attribute names, keys, numbers, most strings) is copied in one
+  // piece, where RapidJSON writes a byte at a time every byte its 16-byte scan does not cover (all of a short
+  // string, the ends of a long one).
+  bool String(const Ch* str, rapidjson::SizeType length, bool copy = false) {
+    (void)copy;
+    Prefix(rapidjson::kStringType);
+    WriteQuoted(std::string_view(str, length));
+    return EndValue(true);
+  }
+  bool String(const std::string& str) { return String(str.data(), static_cast<rapidjson::SizeType>(str.size())); }
+  bool String(const Ch* const& str) { return String(str, static_cast<rapidjson::SizeType>(std::strlen(str))); }
+  bool Key(const Ch* str, rapidjson::SizeType length, bool copy = false) { return String(str, length, copy); }
+  bool Key(const std::string& str) { return String(str); }
+  bool Key(const Ch* const& str) { return String(str); }
 
   // REQUIRES: json is one complete JSON value of the given type.
   void RawJson(std::string_view json, rapidjson::Type type) {
@@ -46,7 +69,7 @@ class JsonWriter : public rapidjson::Writer<rapidjson::StringBuffer> {
     std::memcpy(open + 2, name.data(), name.size());
     open[name.size() + 2] = '"';
     open[name.size() + 3] = ':';
-    WriteString(text.data(), static_cast<rapidjson::SizeType>(text.size()));
+    WriteQuoted(text);
     os_->Put('}');
     EndValue(true);
   }
@@ -54,6 +77,78 @@ class JsonWriter : public rapidjson::Writer<rapidjson::StringBuffer> {
   // Makes room for bytes more of output at once, for a caller that expects that much (a page of items):
   // growing the buffer a step at a time copies it at every step.
   void Reserve(size_t bytes) { os_->Reserve(bytes); }
+
+  // True if RapidJSON's writer would escape a byte of text: a control character, '"' or '\\' (it writes
+  // every other byte as it is, UTF-8 and '/' included).
+  static bool NeedsEscape(std::string_view text) {
+    const char* p = text.data();
+    size_t n = text.size();
+    size_t i = 0;
+#if defined(__SSE2__)
+    if (n >= 16) {
+      const __m128i quote = _mm_set1_epi8('"');
+      const __m128i backslash = _mm_set1_epi8('\\');
+      const __m128i last_control = _mm_set1_epi8(0x1F);
+      auto any = [&](const char* at) {
+        __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
+        __m128i control = _mm_cmpeq_epi8(_mm_max_epu8(v, last_control), last_control);  // v <= 0x1F
+        __m128i hit = _mm_or_si128(control, _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)));
+        return _mm_movemask_epi8(hit) != 0;
+      };
+      for (; i + 16 <= n; i += 16) {
+        if (any(p + i)) return true;
+      }
+      return i < n && any(p + n - 16);  // the last bytes, in a block that overlaps the one before
+    }
+#endif
+    for (; i < n; i++) {
+      unsigned char c = static_cast<unsigned char>(p[i]);
+      if (c < 0x20 || c == '"' || c == '\\') return true;
+    }
+    return false;
+  }
+
+ private:
+  // The quoted string: '"', '\\' and the control characters escaped as RapidJSON's WriteString escapes them
+  // (\b \t \n \f \r, else \u00XX), every other byte as it is. Not WriteString itself: in RapidJSON 1.1.0
+  // (Debian's) its 16-byte scan takes 0x1A..0x1F for ordinary bytes and writes them unescaped, which strict
+  // parsers (Python's json, and RapidJSON's own reader when the byte is not in a 16-byte block) refuse.
+  void WriteQuoted(std::string_view text) {
+    if (!NeedsEscape(text)) {
+      char* out = os_->Push(text.size() + 2);
+      out[0] = '"';
+      std::memcpy(out + 1, text.data(), text.size());
+      out[text.size() + 1] = '"';
+      return;
+    }
+    static const char kHex[] = "0123456789ABCDEF";
+    os_->Reserve(text.size() * 6 + 2);
+    os_->PutUnsafe('"');
+    for (char ch : text) {
+      unsigned char c = static_cast<unsigned char>(ch);
+      if (c >= 0x20 && c != '"' && c != '\\') {
+        os_->PutUnsafe(ch);
+        continue;
+      }
+      os_->PutUnsafe('\\');
+      switch (c) {
+        case '"': os_->PutUnsafe('"'); break;
+        case '\\': os_->PutUnsafe('\\'); break;
+        case '\b': os_->PutUnsafe('b'); break;
+        case '\t': os_->PutUnsafe('t'); break;
+        case '\n': os_->PutUnsafe('n'); break;
+        case '\f': os_->PutUnsafe('f'); break;
+        case '\r': os_->PutUnsafe('r'); break;
+        default:
+          os_->PutUnsafe('u');
+          os_->PutUnsafe('0');
+          os_->PutUnsafe('0');
+          os_->PutUnsafe(kHex[c >> 4]);
+          os_->PutUnsafe(kHex[c & 0xF]);
+      }
+    }
+    os_->PutUnsafe('"');
+  }
 };
 
 // Maximum nesting of L and M values.

@@ -6,10 +6,12 @@
 
 #include <algorithm>
 
+#include "engine/attribute_value_json.h"
+
 namespace dynapage {
 
 namespace {
-using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
+using Writer = JsonWriter;  // escapes control characters correctly (attribute names may hold them)
 
 void WriteKeyAttribute(const KeyAttribute& k, Writer* w) {
   w->StartObject();

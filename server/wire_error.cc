@@ -1,7 +1,8 @@
 #include "server/wire_error.h"
 
 #include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
+
+#include "engine/attribute_value_json.h"
 
 namespace dynapage {
 
@@ -13,7 +14,7 @@ const char kDynamoDB[] = "com.amazonaws.dynamodb.v20120810#";
 std::string Body(const std::string& type, const char* message_key, const std::string* message,
                  const std::string& extra) {
   rapidjson::StringBuffer buffer;
-  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
+  JsonWriter w(buffer);  // messages quote the request, whose strings may hold control characters
   w.StartObject();
   w.Key("__type");
   w.String(type.c_str(), static_cast<rapidjson::SizeType>(type.size()));

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
 #include <string>
 
 #include "engine/base64.h"
@@ -270,6 +271,67 @@ TEST(JsonWriterTest, ReserveMakesRoomWithoutWriting) {
   writer.EndArray();
   writer.EndObject();
   EXPECT_EQ(R"({"Items":[{"a":{"S":"x"}},{"b":{"N":"1"}}]})", std::string(buffer.GetString()));
+}
+
+// JsonWriter's String and Key copy text that needs no escaping in one piece and escape the rest as RapidJSON's
+// writer does, except that 0x1A..0x1F are always escaped (RapidJSON 1.1.0's 16-byte scan lets them through):
+// whatever the text (escapes at any position, near and across 16-byte blocks, every length), the output is
+// RapidJSON's own wherever RapidJSON is right, holds no raw control character, and reads back as the text.
+TEST(JsonWriterTest, StringsAndKeysAreWrittenAsRapidJsonWritesThemButCorrectly) {
+  std::mt19937 rng(7);
+  const char specials[] = {'"', '\\', '\0', '\x01', '\x08', '\x1a', '\x1f', '\n', '\t', ' ', '/', '\x7f', '\x80', '\xff'};
+  std::vector<std::string> texts = {"", "a", "pk", std::string(16, 'x'), std::string(17, 'x'), "\xc3\xa4/\x7f",
+                                    std::string(40, 'x') + "\x1f" + std::string(40, 'y')};
+  for (int i = 0; i < 3000; i++) {
+    std::string text(rng() % 70, 'p');
+    // Mostly plain, with a special byte now and then, so both outcomes of the scan come up at every length.
+    for (char& c : text) {
+      if (rng() % 40 == 0) c = specials[rng() % sizeof(specials)];
+    }
+    texts.push_back(text);
+  }
+  size_t escaped = 0;
+  for (const std::string& text : texts) {
+    SCOPED_TRACE(::testing::PrintToString(text));
+    rapidjson::StringBuffer ours_buffer, theirs_buffer;
+    JsonWriter ours(ours_buffer);
+    rapidjson::Writer<rapidjson::StringBuffer> theirs(theirs_buffer);
+    auto size = static_cast<rapidjson::SizeType>(text.size());
+    ours.StartObject();
+    ours.Key(text.data(), size);
+    ours.String(text.data(), size);
+    ours.EndObject();
+    theirs.StartObject();
+    theirs.Key(text.data(), size);
+    theirs.String(text.data(), size);
+    theirs.EndObject();
+    std::string out(ours_buffer.GetString(), ours_buffer.GetSize());
+    bool rapidjson_errs = text.find_first_of("\x1a\x1b\x1c\x1d\x1e\x1f") != std::string::npos;
+    if (!rapidjson_errs) EXPECT_EQ(std::string(theirs_buffer.GetString(), theirs_buffer.GetSize()), out);
+    for (char c : out) ASSERT_GE(static_cast<unsigned char>(c), 0x20u) << out;
+    rapidjson::Document back;
+    back.Parse(out.data(), out.size());
+    ASSERT_FALSE(back.HasParseError()) << out;
+    ASSERT_EQ(1u, back.MemberCount());
+    EXPECT_EQ(text, std::string(back.MemberBegin()->name.GetString(), back.MemberBegin()->name.GetStringLength()));
+    EXPECT_EQ(text, std::string(back.MemberBegin()->value.GetString(), back.MemberBegin()->value.GetStringLength()));
+    bool needs = out != "{\"" + text + "\":\"" + text + "\"}";
+    EXPECT_EQ(needs, JsonWriter::NeedsEscape(text));
+    escaped += needs;
+  }
+  EXPECT_GT(escaped, texts.size() / 4);  // both kinds were tried
+  EXPECT_LT(escaped, texts.size() * 3 / 4);
+  // The other forms of String and Key escape the same way.
+  rapidjson::StringBuffer buffer;
+  JsonWriter writer(buffer);
+  const std::string text = std::string(20, 'x') + "\x1c" + std::string(20, 'y');
+  writer.StartArray();
+  writer.String(text);
+  writer.String(text.c_str());
+  writer.EndArray();
+  EXPECT_EQ("[\"" + std::string(20, 'x') + "\\u001C" + std::string(20, 'y') + "\",\"" + std::string(20, 'x') + "\\u001C" +
+                std::string(20, 'y') + "\"]",
+            std::string(buffer.GetString(), buffer.GetSize()));
 }
 
 // SingleStringMemberObject writes what StartObject, Key, String and EndObject write, for any text and in any
