@@ -96,6 +96,39 @@ TEST_F(HttpProtocolTest, NulByteInTheBodyIsSerializationException) {
   EXPECT_EQ(200, r.status) << r.Describe();
 }
 
+// Nor is a raw 0x1A..0x1F, in a string or out of one, at any position (RapidJSON's 16-byte string scan takes them
+// for ordinary characters); nothing is stored. Escaped, they are ordinary string content.
+TEST_F(HttpProtocolTest, RawControlCharacterInTheBodyIsSerializationException) {
+  ASSERT_EQ(200, server_.CreateTable("items", "pk", "S").status);
+  for (char c : {'\x1a', '\x1f', '\x01'}) {
+    for (size_t at = 0; at < 40; at++) {
+      std::string text(40, 'x');
+      text[at] = c;
+      std::string body = R"({"TableName":"items","Item":{"pk":{"S":"a"},"v":{"S":")" + text + R"("}}})";
+      HttpResult r = server_.Call("PutItem", body);
+      ASSERT_EQ(400, r.status) << r.Describe();
+      ASSERT_EQ(std::string(R"({"__type":")") + kSerialization + R"("})", r.body) << r.Describe();
+    }
+  }
+  std::string outside = std::string(R"({"TableName":"items",)") + '\x1f' + R"("Item":{"pk":{"S":"a"}}})";
+  EXPECT_EQ(400, server_.Call("PutItem", outside).status);
+  EXPECT_EQ("{}", server_.Call("GetItem", R"({"TableName":"items","Key":{"pk":{"S":"a"}}})").body);
+
+  // Escaped, they are stored and come back escaped, at every position of a long string.
+  for (size_t at = 0; at < 40; at++) {
+    std::string text(40, 'x');
+    std::string escaped = text;
+    escaped.replace(at, 1, "\\u001F");
+    text[at] = '\x1f';
+    ASSERT_EQ(200, server_.Call("PutItem", R"({"TableName":"items","Item":{"pk":{"S":"a"},"v":{"S":")" + escaped +
+                                               R"("}}})")
+                       .status);
+    HttpResult r = server_.Call("GetItem", R"({"TableName":"items","Key":{"pk":{"S":"a"}}})");
+    ASSERT_EQ(200, r.status) << r.Describe();
+    ASSERT_EQ(R"({"Item":{"pk":{"S":"a"},"v":{"S":")" + escaped + R"("}}})", r.body);
+  }
+}
+
 // Step 2 comes before step 3: bad JSON to an unknown target is still a SerializationException.
 TEST_F(HttpProtocolTest, JsonIsParsedBeforeTheTargetIsChecked) {
   HttpResult r = server_.Call("NoSuchOperation", "{");

@@ -88,6 +88,28 @@ def test_create_put_get(ddb):
     assert deleted["Attributes"] == {"pk": {"S": "user#1"}, "sk": {"N": "1000"}}
 
 
+def test_control_characters_in_strings_round_trip(ddb):
+    """Every control character, at every position of strings long enough to be scanned in 16-byte blocks, is
+    stored and read back: by GetItem, BatchWriteItem and Scan, in values, key values and attribute names."""
+    create_table(ddb, "controls")
+    written = {}
+    for code in range(0x20):
+        for at in (0, 7, 16, 21, 33, 47):
+            text = "x" * 24 + chr(code) + "y" * 24
+            text = text[:at] + chr(code) + text[at:]
+            written[(code, at)] = {"pk": {"S": f"{code}:{at}{chr(code)}"}, "sk": {"N": "1"}, "v": {"S": text},
+                                   f"name{chr(code)}" + "z" * 20: {"S": text}}
+    items = list(written.values())
+    for start in range(0, len(items), 25):
+        ddb.batch_write_item(RequestItems={"controls": [{"PutRequest": {"Item": i}} for i in items[start:start + 25]]})
+    for key, item in list(written.items())[::7]:
+        assert ddb.get_item(TableName="controls", Key={"pk": item["pk"], "sk": item["sk"]})["Item"] == item, key
+    scanned = []
+    for page in ddb.get_paginator("scan").paginate(TableName="controls"):
+        scanned.extend(page["Items"])
+    assert sorted(scanned, key=lambda i: i["pk"]["S"]) == sorted(items, key=lambda i: i["pk"]["S"])
+
+
 def test_consumed_capacity(ddb):
     create_table(ddb, "cap")
     put = ddb.put_item(
