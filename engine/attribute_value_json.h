@@ -12,16 +12,13 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 #include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "engine/attribute_value.h"
+#include "engine/byte_scan.h"
 #include "engine/status.h"
 
 namespace dynapage {
@@ -78,37 +75,22 @@ class JsonWriter : public rapidjson::Writer<rapidjson::StringBuffer> {
   // growing the buffer a step at a time copies it at every step.
   void Reserve(size_t bytes) { os_->Reserve(bytes); }
 
-  // True if RapidJSON's writer would escape a byte of text: a control character, '"' or '\\' (it writes
-  // every other byte as it is, UTF-8 and '/' included).
-  static bool NeedsEscape(std::string_view text) {
-    const char* p = text.data();
-    size_t n = text.size();
-    size_t i = 0;
-#if defined(__SSE2__)
-    if (n >= 16) {
-      const __m128i quote = _mm_set1_epi8('"');
-      const __m128i backslash = _mm_set1_epi8('\\');
-      const __m128i last_control = _mm_set1_epi8(0x1F);
-      auto any = [&](const char* at) {
-        __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
-        __m128i control = _mm_cmpeq_epi8(_mm_max_epu8(v, last_control), last_control);  // v <= 0x1F
-        __m128i hit = _mm_or_si128(control, _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)));
-        return _mm_movemask_epi8(hit) != 0;
-      };
-      for (; i + 16 <= n; i += 16) {
-        if (any(p + i)) return true;
-      }
-      return i < n && any(p + n - 16);  // the last bytes, in a block that overlaps the one before
-    }
-#endif
-    for (; i < n; i++) {
-      unsigned char c = static_cast<unsigned char>(p[i]);
-      if (c < 0x20 || c == '"' || c == '\\') return true;
-    }
-    return false;
-  }
+  // True if a byte of text must be escaped in a JSON string: a control character, '"' or '\\' (every other
+  // byte is written as it is, UTF-8 and '/' included, as RapidJSON's writer does).
+  static bool NeedsEscape(std::string_view text) { return AnyByteOf<EscapedByte>(text); }
 
  private:
+  struct EscapedByte {
+    static bool Byte(unsigned char c) { return c < 0x20 || c == '"' || c == '\\'; }
+#if defined(__SSE2__)
+    static __m128i Block(__m128i v) {
+      __m128i quote = _mm_cmpeq_epi8(v, _mm_set1_epi8('"'));
+      __m128i backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'));
+      return _mm_or_si128(BytesInRange(v, 0x00, 0x1F), _mm_or_si128(quote, backslash));
+    }
+#endif
+  };
+
   // The quoted string: '"', '\\' and the control characters escaped as RapidJSON's WriteString escapes them
   // (\b \t \n \f \r, else \u00XX), every other byte as it is. Not WriteString itself: in RapidJSON 1.1.0
   // (Debian's) its 16-byte scan takes 0x1A..0x1F for ordinary bytes and writes them unescaped, which strict

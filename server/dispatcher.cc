@@ -3,14 +3,11 @@
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 #include <cstring>
 #include <iterator>
 #include <string_view>
 
+#include "engine/byte_scan.h"
 #include "server/operation.h"
 #include "server/wire_error.h"
 
@@ -80,33 +77,16 @@ bool CheckAuthorization(const WireRequest& r, WireError* error) {
 // True if body holds a byte that JSON never allows raw but that RapidJSON would let pass: NUL, which it takes for
 // the end of the text, and 0x1A..0x1F, which its 16-byte string scan (RapidJSON 1.1.0) takes for ordinary
 // characters (the other control characters it refuses itself).
-bool HasByteRapidJsonMisreads(std::string_view body) {
-  const char* p = body.data();
-  size_t n = body.size();
-  size_t i = 0;
+struct MisreadByte {
+  static bool Byte(unsigned char c) { return c == 0 || (c >= 0x1A && c <= 0x1F); }
 #if defined(__SSE2__)
-  if (n >= 16) {
-    const __m128i first = _mm_set1_epi8(0x1A);
-    const __m128i span = _mm_set1_epi8(0x1F - 0x1A);
-    const __m128i zero = _mm_setzero_si128();
-    auto any = [&](const char* at) {
-      __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
-      __m128i offset = _mm_sub_epi8(v, first);
-      __m128i in_range = _mm_cmpeq_epi8(_mm_min_epu8(offset, span), offset);  // 0x1A <= v <= 0x1F
-      return _mm_movemask_epi8(_mm_or_si128(in_range, _mm_cmpeq_epi8(v, zero))) != 0;
-    };
-    for (; i + 16 <= n; i += 16) {
-      if (any(p + i)) return true;
-    }
-    return i < n && any(p + n - 16);  // the last bytes, in a block that overlaps the one before
+  static __m128i Block(__m128i v) {
+    return _mm_or_si128(_mm_cmpeq_epi8(v, _mm_setzero_si128()), BytesInRange(v, 0x1A, 0x1F));
   }
 #endif
-  for (; i < n; i++) {
-    unsigned char c = static_cast<unsigned char>(p[i]);
-    if (c == 0 || (c >= 0x1A && c <= 0x1F)) return true;
-  }
-  return false;
-}
+};
+
+bool HasByteRapidJsonMisreads(std::string_view body) { return AnyByteOf<MisreadByte>(body); }
 
 WireResponse FromError(const WireError& error) {
   WireResponse response;

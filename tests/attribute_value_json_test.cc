@@ -307,7 +307,9 @@ TEST(JsonWriterTest, StringsAndKeysAreWrittenAsRapidJsonWritesThemButCorrectly) 
     theirs.EndObject();
     std::string out(ours_buffer.GetString(), ours_buffer.GetSize());
     bool rapidjson_errs = text.find_first_of("\x1a\x1b\x1c\x1d\x1e\x1f") != std::string::npos;
-    if (!rapidjson_errs) EXPECT_EQ(std::string(theirs_buffer.GetString(), theirs_buffer.GetSize()), out);
+    if (!rapidjson_errs) {
+      EXPECT_EQ(std::string(theirs_buffer.GetString(), theirs_buffer.GetSize()), out);
+    }
     for (char c : out) ASSERT_GE(static_cast<unsigned char>(c), 0x20u) << out;
     rapidjson::Document back;
     back.Parse(out.data(), out.size());

@@ -5,9 +5,7 @@
 
 #include "server/client_cpu_affinity.h"
 
-#include <arpa/inet.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
 #include <sched.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -18,6 +16,8 @@
 #include <mutex>
 #include <thread>
 #include <vector>
+
+#include "tests/loopback_util.h"
 
 namespace dynapage {
 namespace {
@@ -189,19 +189,9 @@ TEST_F(ClientCpuAffinityTest, OnlyTheCpusTheProcessStartedWithAreUsed) {
 
 // Through a real loopback connection: the CPU comes from the kernel (SO_INCOMING_CPU), as the client sent from.
 TEST_F(ClientCpuAffinityTest, FollowsTheCpuTheClientSentFrom) {
-  int listener = socket(AF_INET, SOCK_STREAM, 0);
-  ASSERT_GE(listener, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ASSERT_EQ(0, bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)));
-  socklen_t len = sizeof(addr);
-  ASSERT_EQ(0, getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &len));
-  ASSERT_EQ(0, listen(listener, 1));
-  int client = socket(AF_INET, SOCK_STREAM, 0);
-  ASSERT_EQ(0, connect(client, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)));
-  int server = accept(listener, nullptr, nullptr);
-  ASSERT_GE(server, 0);
+  LoopbackConnection connection;
+  ASSERT_TRUE(connection.ok());
+  int client = connection.client, server = connection.server;
 
   // The client sends from a thread pinned to the last CPU; the server reads, then follows it.
   for (int client_cpu : {cpus_.back(), cpus_.front()}) {
@@ -233,9 +223,6 @@ TEST_F(ClientCpuAffinityTest, FollowsTheCpuTheClientSentFrom) {
     EXPECT_EQ(-1, c.pinned_cpu());
     EXPECT_EQ(cpus_, ThreadCpus());
   });
-  close(client);
-  close(server);
-  close(listener);
 }
 
 TEST_F(ClientCpuAffinityTest, LooksTheClientUpEveryFewReceives) {

@@ -11,6 +11,8 @@
 #include <string>
 #include <thread>
 
+#include "tests/loopback_util.h"
+
 namespace dynapage {
 namespace {
 
@@ -140,24 +142,13 @@ TEST_F(ConnectionStreamTest, WritingToAClosedPeerFailsWithoutSignal) {
 }
 
 TEST(ConnectionStreamAddressTest, AddressesAreThoseOfTheTcpConnection) {
-  int listener = socket(AF_INET, SOCK_STREAM, 0);
-  ASSERT_GE(listener, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ASSERT_EQ(0, bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)));
-  ASSERT_EQ(0, listen(listener, 1));
-  socklen_t len = sizeof(addr);
-  ASSERT_EQ(0, getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &len));
-  int client = socket(AF_INET, SOCK_STREAM, 0);
-  ASSERT_EQ(0, connect(client, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)));
-  int accepted = accept(listener, nullptr, nullptr);
-  ASSERT_GE(accepted, 0);
+  LoopbackConnection connection;
+  ASSERT_TRUE(connection.ok());
   sockaddr_in client_addr{};
-  len = sizeof(client_addr);
-  ASSERT_EQ(0, getsockname(client, reinterpret_cast<sockaddr*>(&client_addr), &len));
+  socklen_t len = sizeof(client_addr);
+  ASSERT_EQ(0, getsockname(connection.client, reinterpret_cast<sockaddr*>(&client_addr), &len));
 
-  ConnectionStream stream(accepted);
+  ConnectionStream stream(connection.server);
   std::string ip;
   int port = 0;
   stream.get_remote_ip_and_port(ip, port);
@@ -165,11 +156,8 @@ TEST(ConnectionStreamAddressTest, AddressesAreThoseOfTheTcpConnection) {
   EXPECT_EQ(ntohs(client_addr.sin_port), port);
   stream.get_local_ip_and_port(ip, port);
   EXPECT_EQ("127.0.0.1", ip);
-  EXPECT_EQ(ntohs(addr.sin_port), port);
-  EXPECT_EQ(accepted, stream.socket());
-  close(accepted);
-  close(client);
-  close(listener);
+  EXPECT_EQ(ntohs(connection.address.sin_port), port);
+  EXPECT_EQ(connection.server, stream.socket());
 }
 
 }  // namespace
