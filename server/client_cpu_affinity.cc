@@ -33,30 +33,30 @@ void ClientCpuAffinity::Connection::AfterReceive() {
 
 void ClientCpuAffinity::Connection::AfterResponse() {
   if (!shared_->enabled_) return;
-  auto now = std::chrono::steady_clock::now();
-  if (seen_) {
-    seen_ = false;
-    Follow(seen_cpu_, now);
-  } else if (pinned_ >= 0) {
-    Hold& hold = shared_->holds_[pinned_];
-    if (hold.holder.load(std::memory_order_relaxed) == id_) hold.last_request.store(Ticks(now), std::memory_order_relaxed);
+  int64_t now = Ticks(std::chrono::steady_clock::now());
+  if (!seen_) {
+    Touch(now);
+    return;
   }
+  seen_ = false;
+  Follow(seen_cpu_, now);
 }
 
 void ClientCpuAffinity::Connection::Follow(int client_cpu, std::chrono::steady_clock::time_point now) {
+  Follow(client_cpu, Ticks(now));
+}
+
+void ClientCpuAffinity::Connection::Follow(int client_cpu, int64_t now) {
   // A client on a CPU this process may not use, or one the kernel cannot name: the scheduler decides.
   if (client_cpu < 0 || client_cpu >= shared_->cpu_count_ || !CPU_ISSET(client_cpu, &shared_->allowed_)) {
     Unpin();
     return;
   }
-  Hold& hold = shared_->holds_[client_cpu];
-  if (client_cpu == pinned_ && hold.holder.load(std::memory_order_relaxed) == id_) {
-    hold.last_request.store(Ticks(now), std::memory_order_relaxed);
-    return;
-  }
+  if (client_cpu == pinned_ && Touch(now)) return;
   // The client moved, or this connection's hold lapsed and was taken. The CPU is free, or its holder idle.
+  Hold& hold = shared_->holds_[client_cpu];
   uint64_t holder = hold.holder.load();
-  bool holder_idle = Ticks(now) - hold.last_request.load(std::memory_order_relaxed) >=
+  bool holder_idle = now - hold.last_request.load(std::memory_order_relaxed) >=
                      std::chrono::duration_cast<std::chrono::steady_clock::duration>(kHoldLapse).count();
   if (holder != 0 && holder != id_ && !holder_idle) {
     Unpin();
@@ -66,8 +66,16 @@ void ClientCpuAffinity::Connection::Follow(int client_cpu, std::chrono::steady_c
     Unpin();
     return;
   }
-  hold.last_request.store(Ticks(now), std::memory_order_relaxed);
+  hold.last_request.store(now, std::memory_order_relaxed);
   Pin(client_cpu);
+}
+
+bool ClientCpuAffinity::Connection::Touch(int64_t now) {
+  if (pinned_ < 0) return false;
+  Hold& hold = shared_->holds_[pinned_];
+  if (hold.holder.load(std::memory_order_relaxed) != id_) return false;
+  hold.last_request.store(now, std::memory_order_relaxed);
+  return true;
 }
 
 void ClientCpuAffinity::Connection::Pin(int cpu) {

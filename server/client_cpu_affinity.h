@@ -72,6 +72,10 @@ class ClientCpuAffinity {
     int pinned_cpu() const { return pinned_; }
 
    private:
+    void Follow(int client_cpu, int64_t now);  // now in steady_clock ticks
+    // Marks this connection's hold as in use now; false if it holds no CPU (never pinned, or its hold lapsed
+    // and another connection took it).
+    bool Touch(int64_t now);
     void Pin(int cpu);
     void Unpin();
 
@@ -79,14 +83,14 @@ class ClientCpuAffinity {
     int sock_;
     uint64_t id_;
     int pinned_ = -1;
-    int receives_ = 0;
+    uint32_t receives_ = 0;  // wraps harmlessly
     bool seen_ = false;  // AfterReceive noted seen_cpu_ since the last AfterResponse
     int seen_cpu_ = -1;
   };
 
  private:
   struct Hold {
-    std::atomic<uint64_t> holder{0};    // a Connection's id; 0 when free
+    std::atomic<uint64_t> holder{0};       // a Connection's id; 0 when free
     std::atomic<int64_t> last_request{0};  // steady_clock ticks of the holder's last request
   };
 
