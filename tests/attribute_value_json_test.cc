@@ -279,7 +279,8 @@ TEST(JsonWriterTest, ReserveMakesRoomWithoutWriting) {
 // RapidJSON's own wherever RapidJSON is right, holds no raw control character, and reads back as the text.
 TEST(JsonWriterTest, StringsAndKeysAreWrittenAsRapidJsonWritesThemButCorrectly) {
   std::mt19937 rng(7);
-  const char specials[] = {'"', '\\', '\0', '\x01', '\x08', '\x1a', '\x1f', '\n', '\t', ' ', '/', '\x7f', '\x80', '\xff'};
+  const char specials[] = {'"',  '\\', '\0', '\x01', '\x08', '\x1a', '\x1f',
+                           '\n', '\t', ' ',  '/',    '\x7f', '\x80', '\xff'};
   std::vector<std::string> texts = {"", "a", "pk", std::string(16, 'x'), std::string(17, 'x'), "\xc3\xa4/\x7f",
                                     std::string(40, 'x') + "\x1f" + std::string(40, 'y')};
   for (int i = 0; i < 3000; i++) {
@@ -331,9 +332,8 @@ TEST(JsonWriterTest, StringsAndKeysAreWrittenAsRapidJsonWritesThemButCorrectly) 
   writer.String(text);
   writer.String(text.c_str());
   writer.EndArray();
-  EXPECT_EQ("[\"" + std::string(20, 'x') + "\\u001C" + std::string(20, 'y') + "\",\"" + std::string(20, 'x') + "\\u001C" +
-                std::string(20, 'y') + "\"]",
-            std::string(buffer.GetString(), buffer.GetSize()));
+  const std::string quoted = "\"" + std::string(20, 'x') + "\\u001C" + std::string(20, 'y') + "\"";
+  EXPECT_EQ("[" + quoted + "," + quoted + "]", std::string(buffer.GetString(), buffer.GetSize()));
 }
 
 // SingleStringMemberObject writes what StartObject, Key, String and EndObject write, for any text and in any

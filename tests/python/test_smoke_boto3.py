@@ -439,7 +439,8 @@ def run_binary(*args):
 def test_help_and_version():
     result = run_binary("--help")
     assert result.returncode == 0
-    for flag in ("--port", "--host", "--db-path", "--max-page-bytes", "--no-client-cpu-affinity", "--help", "--version"):
+    flags = ("--port", "--host", "--db-path", "--max-page-bytes", "--no-client-cpu-affinity", "--help", "--version")
+    for flag in flags:
         assert flag in result.stdout
     result = run_binary("--version")
     assert result.returncode == 0
