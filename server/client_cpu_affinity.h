@@ -44,7 +44,6 @@ class ClientCpuAffinity {
 
   // Whether connection threads follow their clients (on by default).
   void set_enabled(bool enabled) { enabled_ = enabled; }
-  bool enabled() const { return enabled_; }
 
   // The CPU a connection's thread is pinned to, for one connection. Lets it go when destroyed.
   class Connection {

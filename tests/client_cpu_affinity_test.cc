@@ -24,7 +24,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-std::vector<int> AllowedCpus() {
+// The CPUs the calling thread may run on now.
+std::vector<int> ThreadCpus() {
   cpu_set_t set;
   CPU_ZERO(&set);
   std::vector<int> cpus;
@@ -35,8 +36,6 @@ std::vector<int> AllowedCpus() {
   return cpus;
 }
 
-// The CPUs the calling thread may run on now.
-std::vector<int> ThreadCpus() { return AllowedCpus(); }
 
 // Runs fn on a new thread and waits for it: a Connection's pinning then never touches the test's own thread.
 void OnThread(const std::function<void()>& fn) { std::thread(fn).join(); }
@@ -97,7 +96,7 @@ class ConnectionThread {
 class ClientCpuAffinityTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    cpus_ = AllowedCpus();
+    cpus_ = ThreadCpus();
     if (cpus_.size() < 2) GTEST_SKIP() << "needs two CPUs to tell a pinned thread from a free one";
   }
 

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -55,7 +56,7 @@ TEST_F(StorageTest, BoundsLimitIteration) {
 }
 
 TEST_F(StorageTest, MultiGetAnswersEachKeyInItsPlace) {
-  // In order, out of order, repeated, and missing keys: RocksDB is told the keys are sorted only when they are.
+  // In order, out of order, repeated, and missing keys, from the memtable.
   for (const std::vector<std::string_view>& keys :
        {std::vector<std::string_view>{"a1", "a2", "a9", "b1"}, std::vector<std::string_view>{"b1", "a9", "a1", "a3"},
         std::vector<std::string_view>{"a3", "a3", "a0", "a2"}}) {
@@ -70,6 +71,33 @@ TEST_F(StorageTest, MultiGetAnswersEachKeyInItsPlace) {
       EXPECT_EQ(present ? "v" + std::string(keys[i]) : "", values[i]) << keys[i];
     }
   }
+}
+
+// The same from table files on disk, which RocksDB's MultiGet searches file by file.
+TEST(StorageOnDiskTest, MultiGetAnswersEachKeyInItsPlaceFromTableFiles) {
+  char dir[] = "/tmp/dynapage-storage-XXXXXX";
+  ASSERT_NE(nullptr, mkdtemp(dir));
+  {
+    std::unique_ptr<Storage> storage;
+    ASSERT_TRUE(Storage::Open(dir, &storage).ok());
+    // Three files, each over its own stretch of keys.
+    for (const char* prefix : {"a", "m", "x"}) {
+      Storage::Batch batch;
+      for (int i = 0; i < 10; i++) batch.Put(prefix + std::to_string(i), std::string("v") + prefix + std::to_string(i));
+      ASSERT_TRUE(storage->Write(&batch).ok());
+      ASSERT_TRUE(storage->Flush().ok());
+    }
+    std::vector<std::string_view> keys = {"x3", "a1", "m5", "x9", "a0", "zz", "m0", "a9"};
+    std::vector<std::string> values;
+    std::vector<bool> found;
+    ASSERT_TRUE(storage->MultiGet(keys, &values, &found).ok());
+    for (size_t i = 0; i < keys.size(); i++) {
+      bool present = keys[i] != "zz";
+      EXPECT_EQ(present, found[i]) << keys[i];
+      EXPECT_EQ(present ? "v" + std::string(keys[i]) : "", values[i]) << keys[i];
+    }
+  }
+  std::system((std::string("rm -rf ") + dir).c_str());
 }
 
 TEST_F(StorageTest, AParkedIteratorResumesWhereItStopped) {
