@@ -5,7 +5,7 @@
 #
 # Extra arguments go to dynapage after the defaults and win over them:
 #   docker run --rm -p 127.0.0.1:8000:8000 dynapage --max-page-bytes 4096
-# tests/python/test_docker_files.py keeps this file honest without a Docker engine: the build stage runs the same
+# tests/sdk/python/test_docker_files.py keeps this file honest without a Docker engine: the build stage runs the same
 # scripts as CI (scripts/deps.sh, scripts/build.sh), the runtime packages are exactly the shared libraries the built
 # binary needs, and the ENTRYPOINT and HEALTHCHECK commands are run natively against the built binary.
 

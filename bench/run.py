@@ -210,7 +210,7 @@ def find_dynapage(args):
     path = os.path.abspath(args.dynapage)
     if not (os.path.isfile(path) and os.access(path, os.X_OK)):
         raise SystemExit("dynapage binary not found at %s: build it first\n"
-                         "  bash scripts/build.sh dynapage\n"
+                         "  DYNAPAGE_ROCKSDB=release bash scripts/build.sh dynapage\n"
                          "or pass --dynapage PATH" % path)
     first = (sh([path, "--version"]).splitlines() or [""])[0]
     version = first.split()[1] if first.startswith("dynapage ") and len(first.split()) > 1 else "(unknown version)"

@@ -1,4 +1,4 @@
-// ReturnConsumedCapacity on Query and Scan (spec §7.3): units = ceil(total size of the evaluated items /
+// ReturnConsumedCapacity on Query and Scan (docs/behaviour.md §7.3): units = ceil(total size of the evaluated items /
 // 4 KB) × (ConsistentRead ? 1 : 0.5), at least 0.5 (eventually consistent) or 1 (consistent) even for an
 // empty page; filter, projection and Select=COUNT do not change it; INDEXES adds a per-table and per-index
 // breakdown.
@@ -194,7 +194,7 @@ TEST_F(Capacity, IndexesModeBreaksDownTableAndIndexes) {
   ASSERT_TRUE(WellFormedPage(g));
   EXPECT_EQ(TotalUnits(g), 1.5) << ConsumedJson(g);
   EXPECT_EQ(PartUnits(g, "GlobalSecondaryIndexes", "gsi"), 1.5) << ConsumedJson(g);
-  // Whether a GSI read also reports "Table": {"CapacityUnits": 0} is not pinned by the spec.
+  // Whether a GSI read also reports "Table": {"CapacityUnits": 0} is not pinned by docs/behaviour.md.
   Observe("INDEXES ConsumedCapacity of a GSI Query", ConsumedJson(g));
 
   // An LSI read is charged to the table's capacity but reported per LSI; with an ALL projection there is no

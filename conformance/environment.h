@@ -39,7 +39,7 @@ class ConformanceEnvironment : public ::testing::Environment {
   void TearDown() override;
 };
 
-// For behaviour the spec lists as uncertain on real DynamoDB: the case records what the endpoint did instead
+// For behaviour docs/behaviour.md lists as uncertain on real DynamoDB: the case records what the endpoint did instead
 // of asserting a guess. Prints "OBSERVED: <what>: <value>" and records it as a test property (in the XML).
 void Observe(const std::string& what, const std::string& value);
 

@@ -2,7 +2,7 @@
 //
 // Contract: IsError passes when the response is an HTTP 400 whose __type ends in "#<type>" and whose
 // message (from "message" or "Message") equals `message` exactly; ErrorContains only requires the message
-// to contain `fragment`, for the few texts whose surrounding prefix the spec does not pin.
+// to contain `fragment`, for the few texts whose surrounding prefix docs/behaviour.md does not pin.
 
 #ifndef DYNAPAGE_CONFORMANCE_EXPECTATIONS_H_
 #define DYNAPAGE_CONFORMANCE_EXPECTATIONS_H_

@@ -1,4 +1,4 @@
-// Paging through secondary indexes (spec §3.1): the LastEvaluatedKey of an index read holds the index key
+// Paging through secondary indexes (docs/behaviour.md §3.1): the LastEvaluatedKey of an index read holds the index key
 // attributes plus the table key attributes ({gpk, gsk, pk, sk} for a GSI, {pk, sk, lsk} for an LSI), and
 // resuming from it must visit every item exactly once even when hundreds of items share one index key
 // value: the order among ties is unspecified (live DynamoDB does not sort them by table key), so only

@@ -1,4 +1,4 @@
-// ListTables paging (spec §9): names ascending, Limit 1..100, ExclusiveStartTableName need not exist, and
+// ListTables paging (docs/behaviour.md §9): names ascending, Limit 1..100, ExclusiveStartTableName need not exist, and
 // LastEvaluatedTableName only when more names remain (a look-ahead: the opposite of Query/Scan, where Limit
 // reached exactly still yields a key). Against AWS the account may hold other tables, so every expectation
 // is derived from one unpaged listing taken in the case itself; the suite's three tables share a unique

@@ -1,6 +1,6 @@
 // Reading Query/Scan pages: shape checks and paging loops shared by the cases.
 //
-// Contract: WellFormedPage checks what every successful Query/Scan response must look like (§4 of the spec):
+// Contract: WellFormedPage checks what every successful Query/Scan response must look like (docs/behaviour.md §4):
 // integer Count and ScannedCount with Count <= ScannedCount; an Items array of Count elements, or no Items
 // member at all for Select=COUNT; and a LastEvaluatedKey that, when present, is a non-empty object (an
 // empty one would stop some SDK paginators and not others, §2.3). ReadAllPages follows LastEvaluatedKey

@@ -1,4 +1,4 @@
-// Where a Query or Scan page stops, and what it says about it (spec §2 and §4):
+// Where a Query or Scan page stops, and what it says about it (docs/behaviour.md §2 and §4):
 //   - a page stops before reading the next item once ScannedCount == Limit or the page's data is >= 1 MiB;
 //     the item that crosses 1 MiB is included (§2.2);
 //   - Limit counts evaluated items, the filter runs afterwards: `Items: []` with a LastEvaluatedKey is normal;

@@ -1,4 +1,4 @@
-// Scan order and parallel scan (spec §6). Live DynamoDB returns items in ascending
+// Scan order and parallel scan (docs/behaviour.md §6). Live DynamoDB returns items in ascending
 // MD5("Outliers" ‖ partition-key bytes) order, then by sort key, and a parallel scan's segment of an item is
 // floor(H12 × TotalSegments / 4096) where H12 is the first 12 bits of that hash. The two key lists and the
 // segment examples below are live observations (§6.1, §6.2); the MD5 rule reproduces all of them and is

@@ -1,4 +1,4 @@
-// ExclusiveStartKey (spec §3): resumption strictly after (or, reversed, strictly before) a key position
+// ExclusiveStartKey (docs/behaviour.md §3): resumption strictly after (or, reversed, strictly before) a key position
 // that need not exist, LastEvaluatedKey numbers in canonical form, and every start-key error message of
 // §3.2 with the Query and Scan wordings, which differ.
 

@@ -10,8 +10,8 @@
 #include <string>
 #include <thread>
 
-#include "engine/database.h"
-#include "server/http_server.h"
+#include "engine/database/database.h"
+#include "server/http/http_server.h"
 
 namespace {
 
@@ -52,6 +52,7 @@ int main(int argc, char** argv) {
   std::string host = "127.0.0.1";
   long long port = 8000;
   dynapage::DatabaseOptions options;
+  dynapage::ServiceOptions service;
   bool client_cpu_affinity = true;
   for (int i = 1; i < argc; i++) {
     std::string arg = argv[i];
@@ -91,7 +92,7 @@ int main(int argc, char** argv) {
       if (!next(&value) || !ParseNumber(value.c_str(), 1, 1LL << 40, &bytes)) {
         return Fail("--max-page-bytes needs a positive number of bytes");
       }
-      options.max_page_bytes = static_cast<uint64_t>(bytes);
+      service.max_page_bytes = static_cast<uint64_t>(bytes);
     } else if (arg == "--no-client-cpu-affinity" && !has_inline) {
       client_cpu_affinity = false;
     } else {
@@ -129,9 +130,9 @@ int main(int argc, char** argv) {
   });
   std::printf("dynapage %s listening on http://%s:%d (%s, max page %llu bytes)\n", DYNAPAGE_VERSION, host.c_str(),
               bound, options.path.empty() ? "in memory" : ("data in " + options.path).c_str(),
-              static_cast<unsigned long long>(options.max_page_bytes));
+              static_cast<unsigned long long>(service.max_page_bytes));
   std::fflush(stdout);
-  server.Run(db.get());
+  server.Run(db.get(), service);
   // Run() also returns if the listener fails; make sure new requests are turned away, and wake the watcher.
   server.Stop();
   pthread_kill(watcher.native_handle(), SIGTERM);

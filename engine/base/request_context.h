@@ -1,0 +1,57 @@
+// RequestContext: what one request carries from the HTTP layer down through the engine.
+//
+// Modelled on LevelDB's ReadOptions/WriteOptions and Env: the server makes one context per request, where the
+// request arrives (before dispatch, so that every log line and error can name the request id), and passes it
+// by const reference to every engine call the request makes. The engine reads the time, the caller and the
+// page-size limit from here and from nowhere else; nothing per request lives in a global.
+//
+// Counters are written through a pointer, so that a const context can still report what the request did (for
+// the request log and metrics); a null pointer means nobody is counting.
+
+#ifndef DYNAPAGE_ENGINE_BASE_REQUEST_CONTEXT_H_
+#define DYNAPAGE_ENGINE_BASE_REQUEST_CONTEXT_H_
+
+#include <cstdint>
+#include <string>
+
+#include "engine/base/clock.h"
+
+namespace dynapage {
+
+// DynamoDB's page limit for Query and Scan: 1 MB of items read, before filter and projection.
+constexpr uint64_t kDynamoDbPageBytes = 1048576;
+
+// Who sent the request: from the Authorization header's credential scope (signatures are not verified).
+struct Caller {
+  std::string access_key;                   // empty when the request was not signed
+  std::string region = "us-east-1";         // the credential scope's region, else the server's default
+  std::string account_id = "000000000000";  // a 12-digit access key is its own account id
+};
+
+// What the request did, for the request log and metrics. Filled in by the engine where it knows.
+struct RequestCounters {
+  uint64_t items_returned = 0;   // items in the response (Query/Scan: Count)
+  uint64_t items_evaluated = 0;  // items read before the filter (Query/Scan: ScannedCount)
+  uint64_t bytes_read = 0;       // DynamoDB size of the items read
+  bool used_start_key = false;   // the request carried an ExclusiveStartKey
+  bool returned_last_key = false;  // the response carries a LastEvaluatedKey
+};
+
+struct RequestContext {
+  std::string request_id;  // x-amzn-RequestId of the response
+  Caller caller;
+  const Clock* clock = SystemClock::Get();  // never null
+  // Query and Scan stop a page once this many bytes of items have been read (--max-page-bytes lowers it).
+  uint64_t max_page_bytes = kDynamoDbPageBytes;
+  RequestCounters* counters = nullptr;  // may be null
+};
+
+// A context for calls made outside any request (start-up, tests): the system clock, DynamoDB's page size.
+inline const RequestContext& BackgroundContext() {
+  static const RequestContext context;
+  return context;
+}
+
+}  // namespace dynapage
+
+#endif  // DYNAPAGE_ENGINE_BASE_REQUEST_CONTEXT_H_

@@ -1,0 +1,147 @@
+#include "engine/catalog/catalog.h"
+
+#include <cstdio>
+#include <mutex>
+
+namespace dynapage {
+
+namespace {
+// Catalog keys sort before data keys ('d'): 'c' table definitions, 'k' the keyspace counter, 's' counters.
+constexpr char kDefinitionTag = 'c';
+constexpr char kNextKeyspaceKey[] = "k";
+constexpr char kStatsTag = 's';
+
+std::string DefinitionKey(const std::string& name) { return std::string(1, kDefinitionTag) + name; }
+
+std::string StatsKey(uint32_t keyspace) {
+  std::string key(1, kStatsTag);
+  for (int shift = 24; shift >= 0; shift -= 8) key.push_back(static_cast<char>((keyspace >> shift) & 0xFF));
+  return key;
+}
+
+std::string EncodeU64Pair(uint64_t a, uint64_t b) {
+  char buf[48];
+  int n = std::snprintf(buf, sizeof buf, "%llu %llu", static_cast<unsigned long long>(a),
+                        static_cast<unsigned long long>(b));
+  return std::string(buf, n);
+}
+}  // namespace
+
+Status Catalog::Load() {
+  auto it = storage_->NewIterator(std::string(1, kDefinitionTag), std::string(1, kDefinitionTag + 1));
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    auto table = std::make_shared<TableDefinition>();
+    if (!ParseTableDefinition(std::string(it->value()), table.get())) {
+      return Status::Internal("corrupt table definition for " + std::string(it->key().substr(1)));
+    }
+    tables_[table->name] = table;
+  }
+  DP_RETURN_IF_ERROR(it->status());
+  std::string counter;
+  bool found = false;
+  DP_RETURN_IF_ERROR(storage_->Get(kNextKeyspaceKey, &counter, &found));
+  if (found) next_keyspace_ = static_cast<uint32_t>(std::stoul(counter));
+  auto stats = storage_->NewIterator(std::string(1, kStatsTag), std::string(1, kStatsTag + 1));
+  for (stats->SeekToFirst(); stats->Valid(); stats->Next()) {
+    std::string_view key = stats->key();
+    if (key.size() != 5) continue;
+    uint32_t keyspace = 0;
+    for (size_t i = 1; i < 5; i++) keyspace = (keyspace << 8) | static_cast<unsigned char>(key[i]);
+    unsigned long long count = 0, bytes = 0;
+    std::string value(stats->value());
+    if (std::sscanf(value.c_str(), "%llu %llu", &count, &bytes) == 2) {
+      stats_[keyspace] = TableStats{static_cast<int64_t>(count), static_cast<int64_t>(bytes)};
+    }
+  }
+  return stats->status();
+}
+
+std::shared_ptr<const TableDefinition> Catalog::FindTable(const std::string& name) const {
+  std::shared_lock<std::shared_mutex> lock(mu_);
+  auto it = tables_.find(name);
+  return it == tables_.end() ? nullptr : it->second;
+}
+
+Status Catalog::DescribeTable(const std::string& name, TableDescription* out) const {
+  std::shared_lock<std::shared_mutex> lock(mu_);
+  auto it = tables_.find(name);
+  if (it == tables_.end()) return Status::NotFound("Requested resource not found: Table: " + name + " not found");
+  out->definition = it->second;
+  out->status = "ACTIVE";
+  out->stats = StatsOfLocked(it->second->keyspace);
+  out->index_stats.clear();
+  for (const auto& index : it->second->indexes) out->index_stats[index.name] = StatsOfLocked(index.keyspace);
+  return Status::OK();
+}
+
+void Catalog::ListTables(const std::string& exclusive_start, size_t limit, std::vector<std::string>* names,
+                         bool* more) const {
+  std::shared_lock<std::shared_mutex> lock(mu_);
+  names->clear();
+  *more = false;
+  auto it = exclusive_start.empty() ? tables_.begin() : tables_.upper_bound(exclusive_start);
+  for (; it != tables_.end(); ++it) {
+    if (names->size() == limit) {
+      *more = true;
+      break;
+    }
+    names->push_back(it->first);
+  }
+}
+
+TableStats Catalog::StatsOf(uint32_t keyspace) const {
+  std::shared_lock<std::shared_mutex> lock(mu_);
+  return StatsOfLocked(keyspace);
+}
+
+TableStats Catalog::StatsOfLocked(uint32_t keyspace) const {
+  auto it = stats_.find(keyspace);
+  return it == stats_.end() ? TableStats() : it->second;
+}
+
+void Catalog::PutDefinition(const TableDefinition& table, Storage::Batch* batch) {
+  batch->Put(DefinitionKey(table.name), SerializeTableDefinition(table));
+}
+
+void Catalog::DeleteDefinition(const std::string& name, Storage::Batch* batch) { batch->Delete(DefinitionKey(name)); }
+
+void Catalog::PutNextKeyspace(uint32_t next, Storage::Batch* batch) {
+  batch->Put(kNextKeyspaceKey, std::to_string(next));
+}
+
+void Catalog::PutStats(uint32_t keyspace, const TableStats& stats, Storage::Batch* batch) const {
+  // Counters are stored only to be read back by Load; in memory, stats_ is all there is. (A batch write then
+  // also keeps to its own stretch of the memtable, instead of going to the counter's key and back each time.)
+  if (!storage_->persistent()) return;
+  batch->Put(StatsKey(keyspace), EncodeU64Pair(static_cast<uint64_t>(stats.item_count),
+                                               static_cast<uint64_t>(stats.size_bytes)));
+}
+
+void Catalog::DeleteStats(uint32_t keyspace, Storage::Batch* batch) { batch->Delete(StatsKey(keyspace)); }
+
+void Catalog::SetTable(std::shared_ptr<const TableDefinition> table) {
+  std::unique_lock<std::shared_mutex> lock(mu_);
+  tables_[table->name] = std::move(table);
+}
+
+void Catalog::RemoveTable(const std::string& name) {
+  std::unique_lock<std::shared_mutex> lock(mu_);
+  tables_.erase(name);
+}
+
+void Catalog::SetNextKeyspace(uint32_t next) {
+  std::unique_lock<std::shared_mutex> lock(mu_);
+  next_keyspace_ = next;
+}
+
+void Catalog::SetStats(const std::map<uint32_t, TableStats>& stats) {
+  std::unique_lock<std::shared_mutex> lock(mu_);
+  for (const auto& [keyspace, s] : stats) stats_[keyspace] = s;
+}
+
+void Catalog::RemoveStats(const std::vector<uint32_t>& keyspaces) {
+  std::unique_lock<std::shared_mutex> lock(mu_);
+  for (uint32_t keyspace : keyspaces) stats_.erase(keyspace);
+}
+
+}  // namespace dynapage

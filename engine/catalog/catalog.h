@@ -1,0 +1,95 @@
+// Catalog: the tables, their keyspaces and their counters.
+//
+// The catalog is the engine's registry of TableDefinitions (by name), the counter that hands out keyspaces
+// (the 4-byte prefix of every stored key of a table or index, engine/storage/key_codec.h), and each keyspace's
+// item count and size, as DescribeTable reports them. Definitions and counters are stored beside the items,
+// under keys that sort before every item key ('c' definitions, 'k' the keyspace counter, 's' counters), and read
+// back by Load() when the store is opened.
+//
+// Readers call FindTable/DescribeTable/ListTables from any thread at any time: they take a shared lock and
+// see the catalog either before or after a change, never during one. Changes are made only by the write path
+// (engine/write/write_path.h), which holds the one writer lock: it puts the change's records into its storage
+// batch with the Put*/Delete* helpers, writes the batch, and then publishes the change here with the Set*
+// methods. REQUIRES (of every Set* and of next_keyspace()): the caller holds the writer lock.
+
+#ifndef DYNAPAGE_ENGINE_CATALOG_CATALOG_H_
+#define DYNAPAGE_ENGINE_CATALOG_CATALOG_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <shared_mutex>
+#include <string>
+#include <vector>
+
+#include "engine/base/status.h"
+#include "engine/model/table_definition.h"
+#include "engine/storage/storage.h"
+
+namespace dynapage {
+
+struct TableStats {
+  int64_t item_count = 0;
+  int64_t size_bytes = 0;
+};
+
+// A table as DescribeTable shows it.
+struct TableDescription {
+  std::shared_ptr<const TableDefinition> definition;
+  std::string status = "ACTIVE";
+  TableStats stats;
+  std::map<std::string, TableStats> index_stats;    // by index name
+  std::map<std::string, std::string> index_status;  // by index name, for an index that is not ACTIVE
+};
+
+class Catalog {
+ public:
+  // REQUIRES: storage outlives the catalog.
+  explicit Catalog(Storage* storage) : storage_(storage) {}
+  Catalog(const Catalog&) = delete;
+  Catalog& operator=(const Catalog&) = delete;
+
+  // Reads the definitions and counters stored by earlier runs. Called once, before any other method.
+  Status Load();
+
+  const Storage& storage() const { return *storage_; }
+
+  // The table, or nullptr. Data-plane callers report kResourceNotFound for nullptr.
+  std::shared_ptr<const TableDefinition> FindTable(const std::string& name) const;
+  // The table with its counters, or ResourceNotFoundException "Requested resource not found: Table: … not found".
+  Status DescribeTable(const std::string& name, TableDescription* out) const;
+  // Names in ascending order after exclusive_start (if not empty); *more is true when names remain.
+  void ListTables(const std::string& exclusive_start, size_t limit, std::vector<std::string>* names,
+                  bool* more) const;
+  // A keyspace's counters (zero for a keyspace with none).
+  TableStats StatsOf(uint32_t keyspace) const;
+
+  // --- For the write path, under its writer lock.
+  uint32_t next_keyspace() const { return next_keyspace_; }
+  // Records of a change, added to the write path's batch.
+  static void PutDefinition(const TableDefinition& table, Storage::Batch* batch);
+  static void DeleteDefinition(const std::string& name, Storage::Batch* batch);
+  static void PutNextKeyspace(uint32_t next, Storage::Batch* batch);
+  void PutStats(uint32_t keyspace, const TableStats& stats, Storage::Batch* batch) const;
+  static void DeleteStats(uint32_t keyspace, Storage::Batch* batch);
+  // Publishing a change once its batch is written.
+  void SetTable(std::shared_ptr<const TableDefinition> table);
+  void RemoveTable(const std::string& name);
+  void SetNextKeyspace(uint32_t next);
+  void SetStats(const std::map<uint32_t, TableStats>& stats);
+  void RemoveStats(const std::vector<uint32_t>& keyspaces);
+
+ private:
+  TableStats StatsOfLocked(uint32_t keyspace) const;
+
+  Storage* storage_;
+  // Guards tables_, stats_ and next_keyspace_ for readers; the writer lock orders the changes.
+  mutable std::shared_mutex mu_;
+  std::map<std::string, std::shared_ptr<const TableDefinition>> tables_;
+  std::map<uint32_t, TableStats> stats_;
+  uint32_t next_keyspace_ = 1;
+};
+
+}  // namespace dynapage
+
+#endif  // DYNAPAGE_ENGINE_CATALOG_CATALOG_H_

@@ -1,0 +1,138 @@
+// Expression syntax: the grammar of DynamoDB's expression language, without its meaning.
+//
+// SyntaxParser turns expression text into a syntax tree whose leaves are still spelled as written (views into
+// the text): names are not yet checked against the reserved words, placeholders not yet resolved, functions
+// not yet checked. expression_parser.h gives the tree its meaning and DynamoDB's semantic errors; keeping the
+// two apart lets every semantic error be reported only for text that parses, as DynamoDB does.
+//
+// The grammar is a PEG with ordered choice and backtracking (as dynalite's). A syntax error names the token at
+// the furthest position any alternative reached, and "near" is that token with its neighbours:
+//   a > b > c   ->  Syntax error; token: ">", near: "b > c"
+//   a = b AND   ->  Syntax error; token: "<EOF>", near: "AND"
+//
+// Condition grammar (keywords case-insensitive; AND, OR, NOT, BETWEEN, IN are not names):
+//   condition := or
+//   or        := and (OR and)*
+//   and       := not (AND not)*
+//   not       := NOT not | primary
+//   primary   := '(' or ')' | comparison
+//   comparison:= operandp comparator operandp | operandp BETWEEN operandp AND operandp
+//              | operandp IN '(' operandp (',' operandp)* ')' | function
+//   operandp  := '(' operandp ')' | operand
+//   operand   := function | :value | path
+//   function  := identifier '(' operandp (',' operandp)* ')'
+//   path      := (identifier | #name) ('[' digits ']' | '.' (identifier | #name))*
+// Projection:  path (',' path)*
+// Update:      section+ where section := SET set (',' set)* | REMOVE path (',' path)*
+//                                       | ADD path :value (',' path :value)* | DELETE (same as ADD)
+//              set := path '=' setvalue;  setvalue := operandp [('+' | '-') operandp] | '(' setvalue ')'
+
+#ifndef DYNAPAGE_ENGINE_EXPRESSIONS_EXPRESSION_SYNTAX_H_
+#define DYNAPAGE_ENGINE_EXPRESSIONS_EXPRESSION_SYNTAX_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/expressions/expression_lexer.h"
+
+namespace dynapage {
+
+struct SyntaxPathElement {
+  enum class Kind : uint8_t { kName, kPlaceholder, kIndex };
+  Kind kind = Kind::kName;
+  std::string_view text;  // kName: the identifier; kPlaceholder: "#n"
+  uint32_t index = 0;     // kIndex
+};
+using SyntaxPath = std::vector<SyntaxPathElement>;
+
+struct SyntaxOperand {
+  enum class Kind : uint8_t { kPath, kValue, kFunction };
+  Kind kind = Kind::kPath;
+  SyntaxPath path;                  // kPath
+  std::string_view name;            // kValue: ":v"; kFunction: the function name as written
+  std::vector<SyntaxOperand> args;  // kFunction
+};
+
+struct SyntaxCondition {
+  enum class Kind : uint8_t { kOr, kAnd, kNot, kCompare, kBetween, kIn, kFunction };
+  Kind kind = Kind::kAnd;
+  TokenKind comparator = TokenKind::kEq;  // kCompare: one of kEq, kNe, kLt, kLe, kGt, kGe
+  std::vector<SyntaxCondition> children;  // kOr, kAnd (2 or more), kNot (1)
+  // kCompare: 2; kBetween: 3; kIn: the tested operand then the list; kFunction: 1, the function itself.
+  std::vector<SyntaxOperand> operands;
+};
+
+struct SyntaxUpdateAction {
+  SyntaxPath path;
+  TokenKind op = TokenKind::kEq;        // SET: kEq (plain value), kPlus or kMinus
+  std::vector<SyntaxOperand> operands;  // SET: 1 (kEq) or 2; ADD/DELETE: 1 kValue; REMOVE: none
+};
+
+struct SyntaxUpdateSection {
+  enum class Kind : uint8_t { kSet, kRemove, kAdd, kDelete };
+  Kind kind = Kind::kSet;
+  std::vector<SyntaxUpdateAction> actions;
+};
+
+class SyntaxParser {
+ public:
+  // text must outlive the parser and every tree it produces (the trees hold views into it).
+  explicit SyntaxParser(std::string_view text);
+
+  SyntaxParser(const SyntaxParser&) = delete;
+  SyntaxParser& operator=(const SyntaxParser&) = delete;
+
+  // Each returns false on a syntax error (then SyntaxError() describes it). Use one per parser.
+  bool ParseCondition(SyntaxCondition* out);
+  bool ParseProjection(std::vector<SyntaxPath>* out);
+  bool ParseUpdate(std::vector<SyntaxUpdateSection>* out);
+
+  // "Syntax error; token: \"<token>\", near: \"<near>\"".
+  std::string SyntaxError() const;
+
+  // After a successful parse: whether an operand or a condition was wrapped in two pairs of parentheses
+  // ("((a)) = :v", "((a = :v))"), which DynamoDB rejects as redundant.
+  bool redundant_parentheses() const { return redundant_; }
+
+ private:
+  const Token& Peek() const { return tokens_[pos_]; }
+  const Token& PeekAt(size_t i) const { return tokens_[i < tokens_.size() ? i : tokens_.size() - 1]; }
+  bool At(TokenKind kind);      // true if the current token is kind; records a failure otherwise
+  bool AtKeyword(const char* keyword);
+  bool Expect(TokenKind kind);  // At() and consume
+  bool ExpectKeyword(const char* keyword);
+  void Fail();
+  bool IsName(const Token& t) const;  // an identifier usable as a name (not a condition keyword)
+  int SectionKeyword(const Token& t) const;  // -1, or the SyntaxUpdateSection::Kind
+
+  bool ParseOr(SyntaxCondition* out, bool* wrapped);
+  bool ParseAnd(SyntaxCondition* out, bool* wrapped);
+  // OR and AND lists share one shape: an operand, then "keyword operand" for as long as the operand parses.
+  using OperandParser = bool (SyntaxParser::*)(SyntaxCondition*, bool*);
+  bool ParseJunction(const char* keyword, SyntaxCondition::Kind kind, OperandParser operand, SyntaxCondition* out,
+                     bool* wrapped);
+  bool ParseNot(SyntaxCondition* out, bool* wrapped);
+  bool ParsePrimary(SyntaxCondition* out, bool* wrapped);
+  bool ParseComparison(SyntaxCondition* out);
+  bool ParseOperandParens(SyntaxOperand* out, bool* wrapped);
+  bool ParseOperand(SyntaxOperand* out);
+  bool ParseOperandList(std::vector<SyntaxOperand>* out);
+  bool ParsePath(SyntaxPath* out);
+  bool ParseSetValue(SyntaxUpdateAction* out);
+  bool ParseUpdateAction(SyntaxUpdateSection::Kind kind, SyntaxUpdateAction* out);
+
+  std::string_view text_;
+  std::vector<Token> tokens_;
+  size_t pos_ = 0;
+  size_t furthest_ = 0;
+  bool redundant_ = false;
+  // Positions of '(' where the parenthesized-condition alternative is known to fail: without this memo,
+  // "((((a)))) = :v" would take time exponential in the nesting depth.
+  std::vector<bool> group_failed_;
+};
+
+}  // namespace dynapage
+
+#endif  // DYNAPAGE_ENGINE_EXPRESSIONS_EXPRESSION_SYNTAX_H_

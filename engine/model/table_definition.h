@@ -1,0 +1,68 @@
+// TableDefinition: what CreateTable declared for a table (keys, indexes, billing) plus the identity the engine
+// gave it (keyspaces, creation time, ARN). Persisted as JSON under the catalog key of the table.
+
+#ifndef DYNAPAGE_ENGINE_MODEL_TABLE_DEFINITION_H_
+#define DYNAPAGE_ENGINE_MODEL_TABLE_DEFINITION_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "engine/model/key_schema.h"
+
+namespace dynapage {
+
+enum class ProjectionType { kAll, kKeysOnly, kInclude };
+const char* ProjectionTypeName(ProjectionType type);
+
+struct ProvisionedThroughput {
+  int64_t read_capacity_units = 0;
+  int64_t write_capacity_units = 0;
+  int64_t number_of_decreases_today = 0;
+  double last_increase_time = 0;
+  double last_decrease_time = 0;
+};
+
+struct IndexDefinition {
+  std::string name;
+  bool global = true;  // GSI, else LSI
+  KeySchema key;
+  ProjectionType projection = ProjectionType::kAll;
+  std::vector<std::string> non_key_attributes;  // for kInclude
+  uint32_t keyspace = 0;
+  ProvisionedThroughput throughput;  // GSIs only
+
+  // True if the attribute is kept in this index's entries (index keys, table keys, projected attributes).
+  bool Projects(const std::string& attribute, const KeySchema& table_key) const;
+};
+
+struct TableDefinition {
+  std::string name;
+  std::vector<KeyAttribute> attribute_definitions;
+  KeySchema key;
+  std::vector<IndexDefinition> indexes;
+  uint32_t keyspace = 0;
+  double creation_time = 0;  // seconds since the epoch
+  std::string table_id;      // a UUID
+  std::string arn;
+  bool pay_per_request = false;
+  double last_update_to_pay_per_request_time = 0;  // when UpdateTable last switched to PAY_PER_REQUEST; 0: never
+  ProvisionedThroughput throughput;
+  std::string ttl_attribute;  // empty when TTL is disabled
+  std::map<std::string, std::string> tags;
+  bool deletion_protection = false;
+  std::string stream_view_type;  // empty when streams are off
+
+  // REQUIRES nothing; returns nullptr when there is no index of that name.
+  const IndexDefinition* FindIndex(const std::string& index_name) const;
+  bool HasGlobalIndexes() const;
+  bool HasLocalIndexes() const;
+};
+
+std::string SerializeTableDefinition(const TableDefinition& table);
+bool ParseTableDefinition(const std::string& json, TableDefinition* table);
+
+}  // namespace dynapage
+
+#endif  // DYNAPAGE_ENGINE_MODEL_TABLE_DEFINITION_H_

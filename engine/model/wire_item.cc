@@ -1,0 +1,106 @@
+#include "engine/model/wire_item.h"
+
+#include <algorithm>
+
+#include "engine/model/number.h"
+
+namespace dynapage {
+
+namespace {
+
+std::string_view View(const rapidjson::Value& v) { return std::string_view(v.GetString(), v.GetStringLength()); }
+
+// The type of a value written as exactly one member S, N, BOOL or NULL, whose JSON type DecodeAttributeMap
+// accepts; false for anything else.
+bool ScalarType(const rapidjson::Value& value, AttrType* type) {
+  if (!value.IsObject() || value.MemberCount() != 1) return false;
+  const auto& member = *value.MemberBegin();
+  std::string_view name = View(member.name);
+  if (name == "S" || name == "N") {
+    *type = name == "S" ? AttrType::kS : AttrType::kN;
+    return member.value.IsString();
+  }
+  if (name == "BOOL" || name == "NULL") {
+    *type = name == "BOOL" ? AttrType::kBool : AttrType::kNull;
+    // DynamoDB refuses NULL false; DecodeAttributeMap words that.
+    return member.value.IsBool() && (*type == AttrType::kBool || member.value.GetBool());
+  }
+  return false;
+}
+
+}  // namespace
+
+bool WireItem::FromJson(const rapidjson::Value& json, WireItem* out) {
+  if (!json.IsObject()) return false;
+  out->attributes_.clear();
+  out->attributes_.reserve(json.MemberCount());
+  out->canonical_numbers_.clear();
+  out->size_ = 0;
+  std::string canonical;
+  for (auto m = json.MemberBegin(); m != json.MemberEnd(); ++m) {
+    Attribute a;
+    if (!ScalarType(m->value, &a.type)) return false;
+    const rapidjson::Value& v = m->value.MemberBegin()->value;
+    a.name = View(m->name);
+    if (a.type == AttrType::kS) {
+      a.text = View(v);
+    } else if (a.type == AttrType::kN) {
+      if (!Decimal::Canonicalize(View(v), &canonical).ok()) return false;
+      a.text = View(v);
+      if (canonical != a.text) {
+        out->canonical_numbers_.push_front(std::move(canonical));
+        a.text = out->canonical_numbers_.front();
+      }
+    } else {
+      a.boolean = v.GetBool();
+    }
+    out->size_ += a.name.size() + ScalarValueSize(a.type, a.text);
+    out->attributes_.push_back(a);
+  }
+  auto by_name = [](const Attribute& x, const Attribute& y) { return x.name < y.name; };
+  std::sort(out->attributes_.begin(), out->attributes_.end(), by_name);
+  auto same_name = [](const Attribute& x, const Attribute& y) { return x.name == y.name; };
+  // A name given twice: DecodeAttributeMap keeps the last.
+  return std::adjacent_find(out->attributes_.begin(), out->attributes_.end(), same_name) == out->attributes_.end();
+}
+
+AttributeValue WireItem::Attribute::ToValue() const {
+  AttributeValue value;
+  value.type = type;
+  value.scalar = text;
+  value.boolean = boolean;
+  return value;
+}
+
+bool WireItem::Find(std::string_view name, AttributeValue* out) const {
+  for (const Attribute& a : attributes_) {
+    if (a.name == name) {
+      // Field by field: a whole AttributeValue made and moved in costs more than the copy of the text.
+      out->type = a.type;
+      out->scalar.assign(a.text);
+      out->boolean = a.boolean;
+      out->list.clear();
+      out->map.clear();
+      out->set.clear();
+      return true;
+    }
+  }
+  return false;
+}
+
+void WireItem::Write(JsonWriter* writer) const {
+  writer->StartObject();
+  for (const Attribute& a : attributes_) {
+    writer->Key(a.name.data(), static_cast<rapidjson::SizeType>(a.name.size()));
+    WriteScalarAttributeValue(a.type, a.text, a.boolean, writer);
+  }
+  writer->EndObject();
+}
+
+AttributeMap WireItem::ToAttributeMap() const {
+  AttributeMap map;
+  for (const Attribute& a : attributes_) map.emplace_hint(map.end(), std::string(a.name), a.ToValue());
+  return map;
+}
+
+}  // namespace dynapage

@@ -1,0 +1,113 @@
+#include "engine/read/query.h"
+
+#include "engine/expressions/condition_evaluator.h"
+#include "engine/expressions/key_condition.h"
+#include "engine/read/read_plan.h"
+#include "engine/storage/key_codec.h"
+
+namespace dynapage {
+
+namespace {
+
+// The storage-key range of a key condition within the partition prefix.
+void RangeOf(const std::string& partition, const KeyCondition& kc, std::string* lower, std::string* upper) {
+  auto with = [&](const AttributeValue& v) {
+    std::string key = partition;
+    AppendKeyPart(v, &key);
+    return key;
+  };
+  *lower = partition;
+  *upper = PrefixSuccessor(partition);
+  switch (kc.sort_op) {
+    case KeyCondition::SortOp::kNone: break;
+    case KeyCondition::SortOp::kEq:
+      *lower = with(kc.sort_lower);
+      *upper = PrefixSuccessor(*lower);
+      break;
+    case KeyCondition::SortOp::kLt: *upper = with(kc.sort_lower); break;
+    case KeyCondition::SortOp::kLe: *upper = PrefixSuccessor(with(kc.sort_lower)); break;
+    case KeyCondition::SortOp::kGt: *lower = PrefixSuccessor(with(kc.sort_lower)); break;
+    case KeyCondition::SortOp::kGe: *lower = with(kc.sort_lower); break;
+    case KeyCondition::SortOp::kBetween:
+      *lower = with(kc.sort_lower);
+      *upper = PrefixSuccessor(with(kc.sort_upper));
+      break;
+    case KeyCondition::SortOp::kBeginsWith: {
+      // A part is the escaped bytes then a terminator; every value starting with the prefix has an encoding
+      // starting with the prefix's escaped bytes.
+      std::string prefix = with(kc.sort_lower);
+      prefix.resize(prefix.size() - 2);  // drop the terminator
+      *lower = prefix;
+      *upper = PrefixSuccessor(prefix);
+      break;
+    }
+  }
+}
+
+// The start key must lie in the queried key range (docs/behaviour.md §3.2).
+Status CheckStartKeyAgainstCondition(const KeySchema& schema, bool hash_only_table, const KeyCondition& kc,
+                                     const AttributeMap& start_key) {
+  if (hash_only_table) {
+    return Status::Validation("The provided exclusive start key is invalid: ExclusiveStartKey: " +
+                              DescribeKeyForMessage(start_key));
+  }
+  const AttributeValue& pk = start_key.at(schema.hash.name);
+  bool same_partition = pk == kc.partition_value;
+  bool sort_ok = true;
+  if (kc.sort_op != KeyCondition::SortOp::kNone && schema.range) {
+    sort_ok = SortKeyMatches(kc, start_key.at(schema.range->name));
+  }
+  if (kc.sort_op == KeyCondition::SortOp::kNone) {
+    if (!same_partition) {
+      return Status::Validation("The provided starting key is outside query boundaries based on provided conditions");
+    }
+    return Status::OK();
+  }
+  if (!sort_ok) return Status::Validation("The provided starting key does not match the range key predicate");
+  if (!same_partition) return Status::Validation("The query can return at most one row and cannot be restarted");
+  return Status::OK();
+}
+
+}  // namespace
+
+Status Query(const Catalog& catalog, const RequestContext& ctx, const QueryRequest& request, ItemSink* sink,
+             ReadResult* result) {
+  ReadPlan plan;
+  DP_RETURN_IF_ERROR(PrepareRead(catalog, request, ReadKind::kQuery, &request.key_condition_expression,
+                                 &request.key_conditions, &plan));
+  if (!plan.key_condition) {
+    return Status::Validation(
+        "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.");
+  }
+  const KeySchema& schema = plan.index ? plan.index->key : plan.table->key;
+  KeyCondition kc;
+  DP_RETURN_IF_ERROR(BindKeyCondition(*plan.key_condition, schema, &kc));
+  bool hash_only_table = !plan.index && !plan.table->key.range;
+  if (request.exclusive_start_key) {
+    DP_RETURN_IF_ERROR(CheckStartKeyAgainstCondition(schema, hash_only_table, kc, *request.exclusive_start_key));
+  }
+  if (plan.filter) {
+    std::vector<DocumentPath> paths;
+    CollectConditionPaths(*plan.filter, &paths);
+    DP_RETURN_IF_ERROR(CheckNestedKeyPaths(paths, plan.table->key, plan.index ? &plan.index->key : nullptr));
+    DP_RETURN_IF_ERROR(
+        CheckFilterAvoidsKeys(paths, schema, request.legacy_filter ? "QueryFilter" : "Filter Expression"));
+  }
+  DP_RETURN_IF_ERROR(CheckIndexSelect(plan, request));
+
+  uint32_t keyspace = plan.index ? plan.index->keyspace : plan.table->keyspace;
+  PageSpec spec;
+  RangeOf(PartitionPrefix(keyspace, kc.partition_value), kc, &spec.lower, &spec.upper);
+  spec.forward = request.scan_index_forward;
+  spec.limit = request.limit ? static_cast<uint64_t>(*request.limit) : 0;
+  spec.max_page_bytes = ctx.max_page_bytes;
+  spec.single_item_range = hash_only_table;
+  ApplyPlanToPage(plan, &spec);
+  std::unique_ptr<BaseItemFetcher> fetcher = NewBaseItemFetcher(catalog, plan);
+  spec.fetch_base = fetcher.get();
+  PageResult page;
+  DP_RETURN_IF_ERROR(ReadPage(catalog.storage(), spec, sink, &page));
+  return FinishRead(plan, request, page, result);
+}
+
+}  // namespace dynapage

@@ -1,0 +1,109 @@
+#include "engine/read/start_key.h"
+
+#include "engine/base/messages.h"
+#include "engine/model/attribute_value_format.h"
+#include "engine/storage/item_key.h"
+#include "engine/storage/key_codec.h"
+
+namespace dynapage {
+
+namespace {
+const char kNoMatch[] = "The provided key element does not match the schema";
+
+std::string InvalidNoMatch() { return std::string(kInvalidStartKey) + ": " + kNoMatch; }
+
+const AttributeValue* Find(const AttributeMap& m, const std::string& name) {
+  auto it = m.find(name);
+  return it == m.end() ? nullptr : &it->second;
+}
+}  // namespace
+
+Status ValidateStartKey(const TableDefinition& table, const IndexDefinition* index, ReadKind kind,
+                        const AttributeMap& start_key) {
+  // Null entries are absent keys. Fixed arrays: this runs for every page a client asks for.
+  const KeyAttribute* table_keys[2] = {&table.key.hash, table.key.range ? &*table.key.range : nullptr};
+  const KeyAttribute* index_keys[2] = {nullptr, nullptr};
+  size_t expected = table.key.range ? 2 : 1;
+  if (index) {
+    size_t n = 0;
+    for (const KeyAttribute* k : {&index->key.hash, index->key.range ? &*index->key.range : nullptr}) {
+      if (k && !table.key.IsKeyAttribute(k->name)) {
+        index_keys[n++] = k;
+        expected++;
+      }
+    }
+  }
+  // Scan of a base table words every shape error the same way; the other reads distinguish them.
+  const bool base_scan = kind == ReadKind::kScan && !index;
+  if (start_key.size() != expected) return Status::Validation(base_scan ? InvalidNoMatch() : kInvalidStartKey);
+  for (const KeyAttribute* k : index_keys) {
+    if (!k) continue;
+    const AttributeValue* v = Find(start_key, k->name);
+    if (!v) return Status::Validation(kInvalidStartKey);
+    if (v->type != k->type) return Status::Validation(kNoMatch);
+  }
+  for (const KeyAttribute* k : table_keys) {
+    if (!k) continue;
+    const AttributeValue* v = Find(start_key, k->name);
+    if (!v) {
+      if (index) return Status::Validation(InvalidNoMatch());
+      return Status::Validation(base_scan ? InvalidNoMatch() : kInvalidStartKey);
+    }
+    if (v->type != k->type) {
+      if (index || base_scan) return Status::Validation(InvalidNoMatch());
+      return Status::Validation(kNoMatch);
+    }
+  }
+  for (const auto& [name, value] : start_key) {
+    bool is_partition = name == table.key.hash.name || (index && name == index->key.hash.name);
+    Status s = ValidateKeyValue(name, value, is_partition);
+    // On an index read the table key is checked as a key of its own, whose errors carry the prefix.
+    if (!s.ok() && index && !index->key.IsKeyAttribute(name))
+      return Status::Validation(std::string(kInvalidStartKey) + ": " + s.message());
+    DP_RETURN_IF_ERROR(s);
+  }
+  return Status::OK();
+}
+
+std::string StartKeyToStorageKey(const TableDefinition& table, const IndexDefinition* index,
+                                 const AttributeMap& start_key) {
+  if (!index) return TableItemKey(table, start_key);
+  std::string key;
+  IndexEntryKey(table, *index, start_key, &key);
+  return key;
+}
+
+bool StorageKeyToAttributes(const TableDefinition& table, const IndexDefinition* index, std::string_view key,
+                            AttributeMap* out) {
+  out->clear();
+  size_t pos = kKeyHeaderSize;
+  // In key order; at most four parts, so no vector (this runs for every page that stops early).
+  const KeyAttribute* parts[4];
+  size_t count = 0;
+  if (index) {
+    parts[count++] = &index->key.hash;
+    if (index->key.range) parts[count++] = &*index->key.range;
+  }
+  parts[count++] = &table.key.hash;
+  if (table.key.range) parts[count++] = &*table.key.range;
+  for (size_t i = 0; i < count; i++) {
+    const KeyAttribute* k = parts[i];
+    AttributeValue v;
+    if (!DecodeKeyPart(key, &pos, k->type, &v)) return false;
+    (*out)[k->name] = std::move(v);
+  }
+  return pos == key.size();
+}
+
+std::string DescribeKeyForMessage(const AttributeMap& key) {
+  std::string out = "{";
+  bool first = true;
+  for (const auto& [name, value] : key) {
+    if (!first) out += ", ";
+    first = false;
+    out += name + "=" + FormatAttributeValue(value);
+  }
+  return out + "}";
+}
+
+}  // namespace dynapage

@@ -1,0 +1,203 @@
+#include "engine/storage/storage.h"
+
+#include <algorithm>
+
+#include <rocksdb/db.h>
+#include <rocksdb/env.h>
+#include <rocksdb/filter_policy.h>
+#include <rocksdb/iterator.h>
+#include <rocksdb/options.h>
+#include <rocksdb/slice.h>
+#include <rocksdb/table.h>
+#include <rocksdb/write_batch.h>
+
+#include "engine/storage/in_memory_env.h"
+
+namespace dynapage {
+
+namespace {
+rocksdb::Slice ToSlice(std::string_view s) { return rocksdb::Slice(s.data(), s.size()); }
+Status FromRocks(const rocksdb::Status& s) {
+  if (s.ok()) return Status::OK();
+  return Status::Internal("storage: " + s.ToString());
+}
+struct Bounds {
+  rocksdb::Slice lower, upper;
+};
+}  // namespace
+
+Status Storage::Open(const std::string& path, std::unique_ptr<Storage>* out) {
+  std::unique_ptr<Storage> storage(new Storage());
+  rocksdb::Options options;
+  options.create_if_missing = true;
+  // Small footprint at idle: RocksDB allocates lazily; cap the background work for a 2-core laptop or CI box.
+  options.max_background_jobs = 2;
+  options.write_buffer_size = 64 << 20;
+  options.max_open_files = 256;
+  options.info_log_level = rocksdb::InfoLogLevel::HEADER_LEVEL;
+  options.keep_log_file_num = 1;
+  options.compression = rocksdb::kNoCompression;
+  // Start-up: RocksDB would start up to 16 threads to open table files, even for an empty database, and a
+  // statistics timer; neither is worth its milliseconds here.
+  options.max_file_opening_threads = 1;
+  options.stats_dump_period_sec = 0;
+  options.stats_persist_period_sec = 0;
+  options.skip_stats_update_on_db_open = true;
+  // Every write looks up the item it replaces, and most writes (a load) create new items: a Bloom filter over
+  // the memtable's keys and the table files' keys answers "not there" without searching. The memtable's
+  // filter takes 0.2% of the 64 MB write buffer (~130 KB: about 10 bits a key at 100,000 items).
+  options.memtable_prefix_bloom_size_ratio = 0.002;
+  options.memtable_whole_key_filtering = true;
+  rocksdb::BlockBasedTableOptions table_options;
+  table_options.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
+  options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table_options));
+  std::string db_path = path;
+  if (path.empty()) {
+    storage->mem_env_ = NewInMemoryEnv();
+    options.env = storage->mem_env_.get();
+    options.fail_if_options_file_error = false;  // the in-memory Env keeps no OPTIONS file
+    db_path = "/dynapage-in-memory";
+    storage->in_memory_ = true;
+  } else {
+    storage->in_memory_ = false;
+  }
+  rocksdb::DB* db = nullptr;
+  rocksdb::Status s = rocksdb::DB::Open(options, db_path, &db);
+  if (!s.ok()) return Status::Internal("cannot open storage at " + db_path + ": " + s.ToString());
+  storage->db_.reset(db);
+  *out = std::move(storage);
+  return Status::OK();
+}
+
+Storage::~Storage() {
+  DropParked();  // before the database closes: RocksDB's iterators must not outlive it
+  if (db_) {
+    db_->Close();
+    db_.reset();
+  }
+}
+
+Storage::Batch::Batch(size_t reserved_bytes) : batch_(new rocksdb::WriteBatch(reserved_bytes)) {}
+Storage::Batch::~Batch() = default;
+void Storage::Batch::Put(std::string_view key, std::string_view value) { batch_->Put(ToSlice(key), ToSlice(value)); }
+void Storage::Batch::Delete(std::string_view key) { batch_->Delete(ToSlice(key)); }
+void Storage::Batch::DeleteRange(std::string_view begin, std::string_view end) {
+  batch_->DeleteRange(ToSlice(begin), ToSlice(end));
+}
+size_t Storage::Batch::Count() const { return batch_->Count(); }
+
+Storage::Iterator::~Iterator() { it_.reset(); }
+bool Storage::Iterator::Valid() const { return it_->Valid(); }
+void Storage::Iterator::Seek(std::string_view key) { it_->Seek(ToSlice(key)); }
+void Storage::Iterator::SeekForPrev(std::string_view key) { it_->SeekForPrev(ToSlice(key)); }
+void Storage::Iterator::SeekToFirst() { it_->SeekToFirst(); }
+void Storage::Iterator::SeekToLast() { it_->SeekToLast(); }
+void Storage::Iterator::Next() { it_->Next(); }
+void Storage::Iterator::Prev() { it_->Prev(); }
+std::string_view Storage::Iterator::key() const {
+  rocksdb::Slice k = it_->key();
+  return std::string_view(k.data(), k.size());
+}
+std::string_view Storage::Iterator::value() const {
+  rocksdb::Slice v = it_->value();
+  return std::string_view(v.data(), v.size());
+}
+Status Storage::Iterator::status() const { return FromRocks(it_->status()); }
+
+Status Storage::Get(std::string_view key, std::string* value, bool* found) const {
+  rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), ToSlice(key), value);
+  *found = s.ok();
+  if (s.IsNotFound()) return Status::OK();
+  return FromRocks(s);
+}
+
+Status Storage::MultiGet(const std::vector<std::string_view>& keys, std::vector<std::string>* values,
+                         std::vector<bool>* found) const {
+  const size_t n = keys.size();
+  values->assign(n, std::string());
+  found->assign(n, false);
+  std::vector<rocksdb::Slice> slices;
+  slices.reserve(n);
+  for (std::string_view key : keys) slices.push_back(ToSlice(key));
+  std::vector<rocksdb::PinnableSlice> pinned(n);
+  std::vector<rocksdb::Status> statuses(n);
+  // RocksDB's MultiGet reads every key at one sequence number, the consistent view an explicit snapshot would
+  // give, without the DB mutex a snapshot takes twice. Keys already in order (a batch written in key order)
+  // spare it sorting them.
+  bool sorted = std::is_sorted(keys.begin(), keys.end());
+  db_->MultiGet(rocksdb::ReadOptions(), db_->DefaultColumnFamily(), n, slices.data(), pinned.data(),
+                statuses.data(), sorted);
+  for (size_t i = 0; i < n; i++) {
+    if (statuses[i].IsNotFound()) continue;
+    if (!statuses[i].ok()) return FromRocks(statuses[i]);
+    (*values)[i].assign(pinned[i].data(), pinned[i].size());
+    (*found)[i] = true;
+  }
+  return Status::OK();
+}
+
+Status Storage::Write(Batch* batch) {
+  rocksdb::WriteOptions options;
+  options.disableWAL = in_memory_;
+  Status s = FromRocks(db_->Write(options, batch->batch_.get()));
+  if (parked_count_.load(std::memory_order_relaxed) > 0) DropParked();
+  return s;
+}
+
+std::unique_ptr<Storage::Iterator> Storage::NewIterator(std::string lower, std::string upper) const {
+  std::unique_ptr<Iterator> it(new Iterator());
+  it->lower_ = std::move(lower);
+  it->upper_ = std::move(upper);
+  auto* bounds = new Bounds{rocksdb::Slice(it->lower_), rocksdb::Slice(it->upper_)};
+  it->bounds_ = std::unique_ptr<void, void (*)(void*)>(bounds, [](void* p) { delete static_cast<Bounds*>(p); });
+  rocksdb::ReadOptions options;
+  options.iterate_lower_bound = &bounds->lower;
+  if (!it->upper_.empty()) options.iterate_upper_bound = &bounds->upper;
+  // Read before the iterator takes its implicit snapshot: if the store's last write is still this one when the
+  // iterator is resumed, the snapshot holds every write there is.
+  it->sequence_ = db_->GetLatestSequenceNumber();
+  it->it_.reset(db_->NewIterator(options));
+  return it;
+}
+
+void Storage::Park(std::unique_ptr<Iterator> it) const {
+  std::unique_ptr<Iterator> dropped;  // destroyed outside the lock
+  std::lock_guard<std::mutex> lock(parked_mu_);
+  if (parked_.size() == kMaxParked) {
+    dropped = std::move(parked_.front());
+    parked_.erase(parked_.begin());
+  }
+  parked_.push_back(std::move(it));
+  parked_count_.store(parked_.size(), std::memory_order_relaxed);
+}
+
+std::unique_ptr<Storage::Iterator> Storage::Resume(std::string_view lower, std::string_view upper,
+                                                   std::string_view key) const {
+  if (parked_count_.load(std::memory_order_relaxed) == 0) return nullptr;
+  const uint64_t sequence = db_->GetLatestSequenceNumber();
+  std::lock_guard<std::mutex> lock(parked_mu_);
+  for (auto p = parked_.rbegin(); p != parked_.rend(); ++p) {
+    Iterator& it = **p;
+    if (it.sequence_ == sequence && it.lower_ == lower && it.upper_ == upper && it.key() == key) {
+      std::unique_ptr<Iterator> found = std::move(*p);
+      parked_.erase(std::next(p).base());
+      parked_count_.store(parked_.size(), std::memory_order_relaxed);
+      return found;
+    }
+  }
+  return nullptr;
+}
+
+void Storage::DropParked() const {
+  std::vector<std::unique_ptr<Iterator>> dropped;
+  std::lock_guard<std::mutex> lock(parked_mu_);
+  dropped.swap(parked_);
+  parked_count_.store(0, std::memory_order_relaxed);
+}
+
+Status Storage::Flush() {
+  if (in_memory_) return Status::OK();
+  return FromRocks(db_->Flush(rocksdb::FlushOptions()));
+}
+
+}  // namespace dynapage

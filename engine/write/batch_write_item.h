@@ -1,0 +1,47 @@
+// BatchWriteItem: up to 25 puts and deletes across tables.
+//
+// A batch write is applied as one atomic storage batch (stronger than DynamoDB promises, never weaker), so
+// nothing is ever left unprocessed. (BatchGetItem is engine/read/batch_get_item.h.)
+
+#ifndef DYNAPAGE_ENGINE_WRITE_BATCH_WRITE_ITEM_H_
+#define DYNAPAGE_ENGINE_WRITE_BATCH_WRITE_ITEM_H_
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/base/request_context.h"
+#include "engine/catalog/consumed_capacity.h"
+#include "engine/expressions/write_condition.h"
+#include "engine/model/attribute_value.h"
+#include "engine/model/wire_item.h"
+#include "engine/write/write_path.h"
+
+namespace dynapage {
+
+constexpr size_t kMaxBatchWriteRequests = 25;
+
+struct BatchWriteRequest {
+  struct Entry {
+    bool is_put = true;
+    AttributeMap item_or_key;
+    // A put's item, when the caller could take it as a WireItem (then item_or_key is empty): it is stored
+    // without becoming an AttributeMap unless the table has indexes. REQUIRES: its JSON outlives the call.
+    std::optional<WireItem> wire_item;
+  };
+  // table name -> its requests, in request order of tables
+  std::vector<std::pair<std::string, std::vector<Entry>>> tables;
+};
+
+struct BatchWriteResult {
+  std::vector<ConsumedCapacity> capacity;  // one per table
+};
+
+// Takes the request: its items are moved into storage rather than copied.
+Status BatchWriteItem(WritePath& write_path, const RequestContext& ctx, BatchWriteRequest request,
+                      BatchWriteResult* result);
+
+}  // namespace dynapage
+
+#endif  // DYNAPAGE_ENGINE_WRITE_BATCH_WRITE_ITEM_H_

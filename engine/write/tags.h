@@ -1,0 +1,36 @@
+// Tags: TagResource, UntagResource and ListTagsOfResource, on a table named by its ARN; the tags are kept in its
+// TableDefinition.
+//
+// Refusals, in this order (dynalite's wording, which follows DynamoDB's): a ResourceArn that is not a table ARN
+// (arn:aws:dynamodb:<region>:<account>:table/<name>) is ValidationException "Invalid TableArn: Invalid
+// ResourceArn provided as input <arn>"; an empty tag list "Atleast one Tag needs to be provided as Input." and an
+// empty key list "Atleast one Tag Key needs to be provided as Input." (sic); an ARN naming no table is
+// ResourceNotFoundException "Requested resource not found: ResourcArn: <arn> not found" (sic). (A missing
+// ResourceArn, "Invalid TableArn", is the server's to report.)
+
+#ifndef DYNAPAGE_ENGINE_WRITE_TAGS_H_
+#define DYNAPAGE_ENGINE_WRITE_TAGS_H_
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/base/request_context.h"
+#include "engine/base/status.h"
+#include "engine/write/write_path.h"
+
+namespace dynapage {
+
+// Adds or overwrites tags (a later duplicate key wins).
+Status TagResource(WritePath& write_path, const RequestContext& ctx, const std::string& arn,
+                   const std::vector<std::pair<std::string, std::string>>& tags);
+// Removes the keys present; absent keys are ignored.
+Status UntagResource(WritePath& write_path, const RequestContext& ctx, const std::string& arn,
+                     const std::vector<std::string>& keys);
+// The tags, by key.
+Status ListTagsOfResource(const Catalog& catalog, const std::string& arn, std::map<std::string, std::string>* tags);
+
+}  // namespace dynapage
+
+#endif  // DYNAPAGE_ENGINE_WRITE_TAGS_H_

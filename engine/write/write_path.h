@@ -1,0 +1,112 @@
+// WritePath: the one place every write goes through.
+//
+// Every change to what is stored (an item put, updated or deleted by any operation, a table created, changed or
+// deleted, an index backfilled) runs here, under one writer lock, and lands in one atomic storage batch
+// together with the index entries and the counters it changes, so conditional writes and transactions are
+// serialisable and readers (which take no lock: each iterates over a consistent view of the store) never see
+// half a write. A change log (DynamoDB Streams) hooks in here: whatever ApplyWrites applies, it applies in the
+// same batch.
+//
+// Operation-level validation of requests (shapes, parameter combinations) happens in the operation files
+// (engine/write/item_operations.cc, engine/write/update_item.cc, …); the write path offers the primitives they
+// share. The table lookups of readers go to the Catalog (engine/catalog/catalog.h), which the write path
+// alone changes.
+
+#ifndef DYNAPAGE_ENGINE_WRITE_WRITE_PATH_H_
+#define DYNAPAGE_ENGINE_WRITE_WRITE_PATH_H_
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/base/request_context.h"
+#include "engine/base/status.h"
+#include "engine/catalog/catalog.h"
+#include "engine/model/attribute_value.h"
+#include "engine/model/table_definition.h"
+#include "engine/model/wire_item.h"
+#include "engine/storage/storage.h"
+#include "engine/write/client_token_cache.h"
+
+namespace dynapage {
+
+class StoredItemEncoder;
+
+// Decides what becomes of one item. Called under the writer lock with the item as stored now (nullptr if
+// absent). Leaves *next empty to delete the item (or keep it absent). A non-OK status aborts the write.
+using ItemMutator = std::function<Status(const AttributeMap* current, std::optional<AttributeMap>* next)>;
+
+struct ItemWrite {
+  std::shared_ptr<const TableDefinition> table;
+  // TableItemKey(*table, key) of the item's key (or of the item itself). REQUIRES: the key passed ValidateKey
+  // (or the item ValidateItemKeys) for the table.
+  std::string storage_key;
+  ItemMutator mutate;
+  // The ItemSize of the item mutate puts, when the caller has sized it already (for the 400 KB check), so that
+  // ApplyWrites does not size it again. REQUIRES: if set, equal to ItemSize of any item mutate puts.
+  std::optional<uint64_t> put_size;
+  // Instead of mutate, a put of a request's item as it is (BatchWriteItem): ApplyWrites encodes it straight from
+  // the request and, on a table without indexes, reads of the item it replaces only its size.
+  // REQUIRES: if set, mutate is empty, put_size is wire_put->size(), and *wire_put outlives ApplyWrites.
+  const WireItem* wire_put = nullptr;
+  // Filled in by ApplyWrites, with each item's DynamoDB size (0 when absent). old_item is the item replaced,
+  // except after a wire_put on a table without indexes; new_item is empty after such a put.
+  std::optional<AttributeMap> old_item;
+  std::optional<AttributeMap> new_item;
+  uint64_t old_size = 0;
+  uint64_t new_size = 0;
+};
+
+class WritePath {
+ public:
+  // REQUIRES: storage and catalog outlive the write path; catalog is storage's, loaded.
+  WritePath(Storage* storage, Catalog* catalog) : storage_(storage), catalog_(catalog) {}
+  WritePath(const WritePath&) = delete;
+  WritePath& operator=(const WritePath&) = delete;
+
+  const Catalog& catalog() const { return *catalog_; }
+  const Storage& storage() const { return *storage_; }
+
+  // TransactWriteItems' ClientRequestTokens (engine/write/transactions.h).
+  ClientTokenCache& client_tokens() { return client_tokens_; }
+
+  // Tables. CreateTable expects a definition validated by the caller; it assigns keyspaces, ARN (in the
+  // caller's region and account), id and creation time (the context's clock).
+  Status CreateTable(const RequestContext& ctx, TableDefinition definition, TableDescription* out);
+  Status DeleteTable(const RequestContext& ctx, const std::string& name, TableDescription* out);
+  // Changes a table's definition (UpdateTable, TTL, tags). change() sees the current definition and fills *next
+  // (same name and keyspace) or fails, leaving the table as it was. An index of next with keyspace 0 is new: it
+  // gets a keyspace and is backfilled from the table's items in batches, and the new definition is published
+  // only once every entry is written, so no reader sees a half-built index. An index of the current definition
+  // that next lacks is dropped with all its entries. *before and *after describe the table on either side.
+  using DefinitionChange = std::function<Status(const TableDefinition& current, TableDefinition* next)>;
+  Status ChangeTable(const RequestContext& ctx, const std::string& name, const DefinitionChange& change,
+                     TableDescription* before, TableDescription* after);
+
+  // Runs each write's mutator against the current state and, if every one succeeds, applies all of them in
+  // one atomic batch. (*statuses)[i] is write i's outcome; the return value is OK only if all were applied.
+  // REQUIRES: no two writes address the same item.
+  Status ApplyWrites(const RequestContext& ctx, std::vector<ItemWrite>* writes, std::vector<Status>* statuses);
+
+ private:
+  void AddIndexEntries(const TableDefinition& table, const AttributeMap* old_item, const AttributeMap* new_item,
+                       StoredItemEncoder* encoder, Storage::Batch* batch, std::map<uint32_t, TableStats>* deltas);
+  // Writes the entries of table's indexes `added` for every item of the table; fills their counters.
+  Status BackfillIndexes(const TableDefinition& table, const std::vector<IndexDefinition>& added,
+                         std::map<uint32_t, TableStats>* stats);
+
+  Storage* storage_;
+  Catalog* catalog_;
+  // Serialises all writes (items and catalog).
+  std::mutex write_mutex_;
+  ClientTokenCache client_tokens_;
+};
+
+}  // namespace dynapage
+
+#endif  // DYNAPAGE_ENGINE_WRITE_WRITE_PATH_H_

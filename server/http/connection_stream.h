@@ -1,0 +1,68 @@
+// ConnectionStream: cpp-httplib's Stream over one accepted, blocking TCP socket, with one receive and one send
+// per request in the common case.
+//
+// cpp-httplib's own socket stream polls before every read and write and sends a response as two segments
+// (headers, then body). On loopback each of those system calls, and each extra wake-up of the client, costs
+// more than a whole Query page of our own work. Here: reads come from a buffer refilled by one recv() of up to
+// kReadBufferBytes; writes are held and go out together with one send() (or writev() for a large body) when
+// the response is complete — that is, at Flush() or before the next recv(), so that an interim response
+// (100 Continue) is never held back. Time limits are the socket's SO_RCVTIMEO/SO_SNDTIMEO, set by the owner.
+//
+// Not thread-safe: one connection, one thread.
+
+#ifndef DYNAPAGE_SERVER_HTTP_CONNECTION_STREAM_H_
+#define DYNAPAGE_SERVER_HTTP_CONNECTION_STREAM_H_
+
+#include <httplib.h>
+
+#include "server/http/client_cpu_affinity.h"
+
+#include <memory>
+#include <string>
+
+namespace dynapage {
+
+class ConnectionStream : public httplib::Stream {
+ public:
+  static constexpr size_t kReadBufferBytes = 16 * 1024;
+  // Writes are copied into the pending buffer up to this size; a larger body goes out straight from the
+  // caller's memory, together with what is pending.
+  static constexpr size_t kCoalesceBytes = 16 * 1024;
+
+  // REQUIRES: sock is a connected, blocking stream socket that outlives this object; so does client_cpu, if
+  // given, which is told of every receive.
+  explicit ConnectionStream(socket_t sock, ClientCpuAffinity::Connection* client_cpu = nullptr);
+
+  using httplib::Stream::write;
+
+  bool is_readable() const override;
+  bool is_writable() const override;
+  // Returns 0 at end of stream, -1 on error or timeout.
+  ssize_t read(char* ptr, size_t size) override;
+  // Returns size, or -1 if the connection failed.
+  ssize_t write(const char* ptr, size_t size) override;
+  void get_remote_ip_and_port(std::string& ip, int& port) const override;
+  void get_local_ip_and_port(std::string& ip, int& port) const override;
+  socket_t socket() const override { return sock_; }
+
+  // Sends what is pending. Returns false if the connection failed.
+  bool Flush();
+
+ private:
+  // read() beyond a byte already received. Kept out of line so that read()'s common case stays a few
+  // instructions.
+  [[gnu::noinline]] ssize_t ReadMore(char* ptr, size_t size);
+  bool SendAll(const char* first, size_t first_size, const char* second, size_t second_size);
+
+  socket_t sock_;
+  ClientCpuAffinity::Connection* client_cpu_;
+  std::unique_ptr<char[]> read_buffer_;
+  size_t read_begin_ = 0;
+  size_t read_end_ = 0;
+  std::string pending_;
+  bool failed_ = false;
+};
+
+}  // namespace dynapage
+
+#endif  // DYNAPAGE_SERVER_HTTP_CONNECTION_STREAM_H_

@@ -1,0 +1,103 @@
+// BatchWriteItem: up to 25 PutRequest/DeleteRequest entries across tables.
+
+#include <algorithm>
+
+#include "engine/model/json_types.h"
+#include "engine/write/batch_write_item.h"
+#include "server/operations/operation_table.h"
+#include "server/protocol/consumed_capacity_json.h"
+#include "server/protocol/request_reader.h"
+
+namespace dynapage {
+
+Status HandleBatchWriteItem(OperationContext& ctx) {
+  RequestReader r(ctx.request);
+  std::optional<std::string> capacity, metrics;
+  DP_RETURN_IF_ERROR(r.GetString("ReturnConsumedCapacity", &capacity));
+  DP_RETURN_IF_ERROR(r.GetString("ReturnItemCollectionMetrics", &metrics));
+  const rapidjson::Value* items = r.Get("RequestItems");
+  ConstraintErrors errors;
+  BatchWriteRequest request;
+  if (items) {
+    DP_RETURN_IF_ERROR(CheckJsonObject(*items));
+    for (auto t = items->MemberBegin(); t != items->MemberEnd(); ++t) {
+      std::string name(t->name.GetString(), t->name.GetStringLength());
+      std::vector<BatchWriteRequest::Entry> entries;
+      if (!t->value.IsNull()) {
+        DP_RETURN_IF_ERROR(CheckJsonList(t->value));
+        // Entries hold items: growing the vector would move each one again. More than the limit is an error.
+        entries.reserve(std::min<size_t>(t->value.Size(), kMaxBatchWriteRequests + 1));
+        for (const auto& e : t->value.GetArray()) {
+          if (e.IsNull()) continue;
+          DP_RETURN_IF_ERROR(CheckJsonObject(e));
+          RequestReader wr(e);
+          const rapidjson::Value* put = wr.Get("PutRequest");
+          const rapidjson::Value* del = wr.Get("DeleteRequest");
+          BatchWriteRequest::Entry entry;
+          if (put) {
+            DP_RETURN_IF_ERROR(CheckJsonObject(*put));
+            RequestReader put_reader(*put);
+            const rapidjson::Value* item_json = put_reader.Get("Item");
+            // Most items are stored straight from the request's JSON; the others, and every error, go
+            // through an AttributeMap.
+            if (!item_json || !WireItem::FromJson(*item_json, &entry.wire_item.emplace())) {
+              entry.wire_item.reset();
+              std::optional<AttributeMap> item;
+              DP_RETURN_IF_ERROR(put_reader.GetAttributeMap("Item", &item));
+              if (!item) {
+                errors.AddNull("requestItems." + name + ".member.putRequest.item");
+              } else {
+                entry.item_or_key = std::move(*item);
+              }
+            }
+          }
+          if (del) {
+            DP_RETURN_IF_ERROR(CheckJsonObject(*del));
+            std::optional<AttributeMap> key;
+            DP_RETURN_IF_ERROR(RequestReader(*del).GetAttributeMap("Key", &key));
+            if (!key) {
+              errors.AddNull("requestItems." + name + ".member.deleteRequest.key");
+            } else {
+              entry.is_put = false;
+              entry.item_or_key = std::move(*key);
+            }
+          }
+          if (!put == !del) {  // neither or both (dynalite's wording for either case)
+            return Status::Validation(
+                "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported "
+                "datatypes");
+          }
+          entries.push_back(std::move(entry));
+        }
+      }
+      errors.CheckTableName(name, "requestItems.key");
+      if (entries.empty() || entries.size() > 25) {
+        errors.AddRaw(
+            "Value '{" + name +
+            "=[...]}' at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: "
+            "[Member must have length less than or equal to 25, Member must have length greater than or equal to 1]");
+      }
+      request.tables.emplace_back(name, std::move(entries));
+    }
+  }
+  if (!items) errors.AddNull("requestItems");
+  else if (items->MemberCount() == 0) {
+    errors.Add("{}", "requestItems", "Member must have length greater than or equal to 1");
+  }
+  errors.CheckEnum(capacity, "returnConsumedCapacity", kReturnConsumedCapacityValues);
+  errors.CheckEnum(metrics, "returnItemCollectionMetrics", kReturnItemCollectionMetricsValues);
+  DP_RETURN_IF_ERROR(errors.ToStatus());
+
+  BatchWriteResult result;
+  DP_RETURN_IF_ERROR(BatchWriteItem(ctx.db.writes(), ctx.context, std::move(request), &result));
+  JsonWriter& w = ctx.response;
+  w.StartObject();
+  w.Key("UnprocessedItems");
+  w.StartObject();
+  w.EndObject();
+  WriteConsumedCapacityList(result.capacity, ParseCapacityDetail(capacity), &w);
+  w.EndObject();
+  return Status::OK();
+}
+
+}  // namespace dynapage

@@ -1,0 +1,110 @@
+// CreateTable: declares a table (hash or hash+range key) with its LSIs and GSIs; ACTIVE at once.
+
+#include "engine/catalog/index_schema.h"
+
+#include "engine/base/messages.h"
+#include "server/operations/operation_table.h"
+#include "server/protocol/request_reader.h"
+#include "server/protocol/table_description_json.h"
+#include "server/protocol/table_schema_reader.h"
+
+namespace dynapage {
+
+namespace {
+
+Status ReadIndexes(const RequestReader& r, const char* member, const std::string& path, bool global,
+                   std::vector<SecondaryIndexInput>* out, bool* present, ConstraintErrors* errors) {
+  std::vector<const rapidjson::Value*> elements;
+  DP_RETURN_IF_ERROR(ReadStructList(r, member, &elements, present));
+  for (size_t i = 0; i < elements.size(); i++) {
+    SecondaryIndexInput index;
+    std::string p = path + "." + std::to_string(i + 1) + ".member";
+    DP_RETURN_IF_ERROR(ReadSecondaryIndex(RequestReader(*elements[i]), p, global, &index, errors));
+    out->push_back(std::move(index));
+  }
+  return Status::OK();
+}
+}  // namespace
+
+Status HandleCreateTable(OperationContext& ctx) {
+  RequestReader r(ctx.request);
+  ConstraintErrors errors;
+  std::optional<std::string> table_name, billing_mode;
+  DP_RETURN_IF_ERROR(r.GetString("TableName", &table_name));
+  DP_RETURN_IF_ERROR(r.GetString("BillingMode", &billing_mode));
+  std::vector<KeyAttribute> defs;
+  bool defs_present = false, defs_valid = true;
+  DP_RETURN_IF_ERROR(ReadAttributeDefinitions(r, &defs, &defs_present, &defs_valid, &errors));
+  std::vector<KeyElementInput> key;
+  bool key_present = false;
+  DP_RETURN_IF_ERROR(ReadKeySchema(r, "KeySchema", "keySchema", &key, &key_present, &errors));
+  std::vector<SecondaryIndexInput> lsis, gsis;
+  bool lsis_present = false, gsis_present = false;
+  DP_RETURN_IF_ERROR(
+      ReadIndexes(r, "LocalSecondaryIndexes", "localSecondaryIndexes", false, &lsis, &lsis_present, &errors));
+  DP_RETURN_IF_ERROR(
+      ReadIndexes(r, "GlobalSecondaryIndexes", "globalSecondaryIndexes", true, &gsis, &gsis_present, &errors));
+  std::optional<ProvisionedThroughput> throughput;
+  DP_RETURN_IF_ERROR(ReadThroughput(r, "provisionedThroughput", &throughput, &errors));
+  std::optional<bool> deletion_protection;
+  DP_RETURN_IF_ERROR(r.GetBoolean("DeletionProtectionEnabled", &deletion_protection));
+
+  errors.CheckEnum(billing_mode, "billingMode", {"PROVISIONED", "PAY_PER_REQUEST"});
+  if (!defs_present) errors.AddNull("attributeDefinitions");
+  if (!key_present) errors.AddNull("keySchema");
+  errors.CheckTableName(table_name, "tableName");
+  DP_RETURN_IF_ERROR(errors.ToStatus());
+  if (!defs_valid) return Status::Validation("Invalid AttributeDefinitions");
+
+  for (size_t i = 0; i < defs.size(); i++) {
+    for (size_t j = i + 1; j < defs.size(); j++) {
+      if (defs[i].name == defs[j].name) return Status::Validation("Cannot have two attributes with the same name");
+    }
+  }
+  bool pay_per_request = billing_mode && *billing_mode == "PAY_PER_REQUEST";
+  if (pay_per_request && throughput) {
+    return Status::Validation(
+        std::string(kInvalidParameterPrefix) +
+        "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
+  }
+  if (!pay_per_request && !throughput) {
+    return Status::Validation(
+        std::string(kInvalidParameterPrefix) +
+        "ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED");
+  }
+
+  for (bool global : {false, true}) {
+    if ((global ? gsis_present : lsis_present) && (global ? gsis : lsis).empty()) {
+      return Status::Validation(std::string(kInvalidParameterPrefix) + "List of " +
+                                (global ? "GlobalSecondaryIndexes" : "LocalSecondaryIndexes") + " is empty");
+    }
+  }
+  bool has_index_lists = lsis_present || gsis_present;
+  std::vector<SecondaryIndexInput> all_indexes = lsis;
+  all_indexes.insert(all_indexes.end(), gsis.begin(), gsis.end());
+  DP_RETURN_IF_ERROR(CheckAttributeDefinitions(key, all_indexes, has_index_lists, defs));
+  TableDefinition table;
+  DP_RETURN_IF_ERROR(CheckKeySchemaShape(key, defs, &table.key));
+  if (!has_index_lists && defs.size() != key.size()) {
+    return Status::Validation(std::string(kInvalidParameterPrefix) +
+                              "Number of attributes in KeySchema does not exactly match number of attributes defined "
+                              "in AttributeDefinitions");
+  }
+  table.name = *table_name;
+  table.attribute_definitions = defs;
+  table.pay_per_request = pay_per_request;
+  if (throughput) table.throughput = *throughput;
+  table.deletion_protection = deletion_protection.value_or(false);
+  for (bool global : {false, true}) {
+    if (!(global ? gsis_present : lsis_present)) continue;
+    for (const auto& input : global ? gsis : lsis) DP_RETURN_IF_ERROR(AddSecondaryIndex(input, &table));
+    DP_RETURN_IF_ERROR(CheckIndexLimits(table, global));
+  }
+
+  TableDescription description;
+  DP_RETURN_IF_ERROR(ctx.db.writes().CreateTable(ctx.context, std::move(table), &description));
+  WriteTableDescriptionResponse("TableDescription", description, &ctx.response);
+  return Status::OK();
+}
+
+}  // namespace dynapage

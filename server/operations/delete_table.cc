@@ -1,0 +1,23 @@
+// DeleteTable: removes a table, its indexes and all their items; answers with status DELETING.
+
+#include "server/operations/operation_table.h"
+#include "server/protocol/request_reader.h"
+#include "server/protocol/table_description_json.h"
+
+namespace dynapage {
+
+Status HandleDeleteTable(OperationContext& ctx) {
+  std::string table_name;
+  DP_RETURN_IF_ERROR(ReadTableNameOnly(RequestReader(ctx.request), &table_name));
+  auto table = ctx.db.catalog().FindTable(table_name);
+  if (table && table->deletion_protection) {
+    return Status::Validation(
+        "Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.");
+  }
+  TableDescription description;
+  DP_RETURN_IF_ERROR(ctx.db.writes().DeleteTable(ctx.context, table_name, &description));
+  WriteTableDescriptionResponse("TableDescription", description, &ctx.response);
+  return Status::OK();
+}
+
+}  // namespace dynapage

@@ -1,0 +1,18 @@
+// DescribeTable: the table's definition, status and live counters.
+
+#include "server/operations/operation_table.h"
+#include "server/protocol/request_reader.h"
+#include "server/protocol/table_description_json.h"
+
+namespace dynapage {
+
+Status HandleDescribeTable(OperationContext& ctx) {
+  std::string table_name;
+  DP_RETURN_IF_ERROR(ReadTableNameOnly(RequestReader(ctx.request), &table_name));
+  TableDescription description;
+  DP_RETURN_IF_ERROR(ctx.db.catalog().DescribeTable(table_name, &description));
+  WriteTableDescriptionResponse("Table", description, &ctx.response);
+  return Status::OK();
+}
+
+}  // namespace dynapage

@@ -1,0 +1,46 @@
+// Helpers shared by the single-item writes (PutItem, UpdateItem, DeleteItem): the request members they all have
+// and their answer.
+//
+// A handler reads its own members first (TableName, then Item, Key, UpdateExpression…), then the shared ones with
+// ReadWriteItemMembers(); it collects its own constraint violations and the shared ones (CheckWriteItemMembers()),
+// calls the engine, and ends with AnswerWriteItem().
+
+#ifndef DYNAPAGE_SERVER_PROTOCOL_ITEM_RESPONSE_H_
+#define DYNAPAGE_SERVER_PROTOCOL_ITEM_RESPONSE_H_
+
+#include <optional>
+#include <string>
+
+#include "engine/read/get_item.h"
+#include "engine/write/item_operations.h"
+#include "server/protocol/consumed_capacity_json.h"
+#include "server/protocol/operation.h"
+#include "server/protocol/request_reader.h"
+
+namespace dynapage {
+
+struct WriteItemMembers {
+  std::optional<std::string> return_values;
+  std::optional<std::string> return_consumed_capacity;
+  std::optional<std::string> return_item_collection_metrics;
+  std::optional<std::string> return_on_failure;  // ReturnValuesOnConditionCheckFailure
+};
+
+// Reads ReturnValues, ReturnConsumedCapacity, ReturnItemCollectionMetrics, the condition (ConditionExpression,
+// Expected, ConditionalOperator, ReturnValuesOnConditionCheckFailure) and ExpressionAttributeNames/Values.
+Status ReadWriteItemMembers(const RequestReader& r, WriteItemMembers* members, WriteCondition* condition,
+                            ExpressionInputs* inputs);
+
+// Adds the enum violations of those members.
+void CheckWriteItemMembers(const WriteItemMembers& members, const WriteCondition& condition, ConstraintErrors* errors);
+
+ReturnValues ParseReturnValues(const std::optional<std::string>& value);
+
+// Ends a handler: on success writes the response (Attributes, ConsumedCapacity); on failure returns status, with
+// the old item of a failed condition ("Item": {…}) in the error body when the request asked for it.
+Status AnswerWriteItem(const Status& status, const WriteItemResult& result, const WriteItemMembers& members,
+                       OperationContext* ctx);
+
+}  // namespace dynapage
+
+#endif  // DYNAPAGE_SERVER_PROTOCOL_ITEM_RESPONSE_H_

@@ -1,0 +1,38 @@
+#include "server/operations/operation_table.h"
+
+#include <utility>
+
+namespace dynapage {
+
+OperationHandler FindOperation(std::string_view name) {
+  static const std::pair<std::string_view, OperationHandler> kOperations[] = {
+      {"BatchGetItem", HandleBatchGetItem},
+      {"BatchWriteItem", HandleBatchWriteItem},
+      {"CreateTable", HandleCreateTable},
+      {"DeleteItem", HandleDeleteItem},
+      {"DeleteTable", HandleDeleteTable},
+      {"DescribeEndpoints", HandleDescribeEndpoints},
+      {"DescribeLimits", HandleDescribeLimits},
+      {"DescribeTable", HandleDescribeTable},
+      {"DescribeTimeToLive", HandleDescribeTimeToLive},
+      {"GetItem", HandleGetItem},
+      {"ListTables", HandleListTables},
+      {"ListTagsOfResource", HandleListTagsOfResource},
+      {"PutItem", HandlePutItem},
+      {"Query", HandleQuery},
+      {"Scan", HandleScan},
+      {"TagResource", HandleTagResource},
+      {"TransactGetItems", HandleTransactGetItems},
+      {"TransactWriteItems", HandleTransactWriteItems},
+      {"UntagResource", HandleUntagResource},
+      {"UpdateItem", HandleUpdateItem},
+      {"UpdateTable", HandleUpdateTable},
+      {"UpdateTimeToLive", HandleUpdateTimeToLive},
+  };
+  for (const auto& [op, handler] : kOperations) {
+    if (op == name) return handler;
+  }
+  return nullptr;
+}
+
+}  // namespace dynapage

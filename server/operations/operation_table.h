@@ -1,0 +1,43 @@
+// The operations dynapage implements: a handler for each (one file per operation in this folder) and the table
+// that finds a handler by the operation's name, which the HTTP layer gives the Dispatcher.
+
+#ifndef DYNAPAGE_SERVER_OPERATIONS_OPERATION_TABLE_H_
+#define DYNAPAGE_SERVER_OPERATIONS_OPERATION_TABLE_H_
+
+#include <string_view>
+
+#include "server/protocol/operation.h"
+
+namespace dynapage {
+
+// The handler of an operation name ("PutItem"), or nullptr if dynapage does not implement it. An OperationFinder.
+OperationHandler FindOperation(std::string_view name);
+
+OperationHandler FindOperation(std::string_view name);
+
+Status HandleCreateTable(OperationContext& ctx);
+Status HandleDescribeTable(OperationContext& ctx);
+Status HandleListTables(OperationContext& ctx);
+Status HandleDeleteTable(OperationContext& ctx);
+Status HandlePutItem(OperationContext& ctx);
+Status HandleGetItem(OperationContext& ctx);
+Status HandleDeleteItem(OperationContext& ctx);
+Status HandleBatchWriteItem(OperationContext& ctx);
+Status HandleBatchGetItem(OperationContext& ctx);
+Status HandleQuery(OperationContext& ctx);
+Status HandleScan(OperationContext& ctx);
+Status HandleUpdateItem(OperationContext& ctx);
+Status HandleTransactWriteItems(OperationContext& ctx);
+Status HandleTransactGetItems(OperationContext& ctx);
+Status HandleDescribeTimeToLive(OperationContext& ctx);
+Status HandleUpdateTimeToLive(OperationContext& ctx);
+Status HandleTagResource(OperationContext& ctx);
+Status HandleUntagResource(OperationContext& ctx);
+Status HandleListTagsOfResource(OperationContext& ctx);
+Status HandleDescribeEndpoints(OperationContext& ctx);
+Status HandleDescribeLimits(OperationContext& ctx);
+Status HandleUpdateTable(OperationContext& ctx);
+
+}  // namespace dynapage
+
+#endif  // DYNAPAGE_SERVER_OPERATIONS_OPERATION_TABLE_H_

@@ -1,0 +1,139 @@
+// UpdateTable: billing mode, provisioned throughput, deletion protection and GSI Create/Update/Delete.
+//
+// Here: the request's types and constraints, and the checks that need only the request (at least one change,
+// units in bounds, one action per index, one index created or deleted at a time). engine/write/update_table.cc does
+// the rest against the table.
+
+#include "engine/write/update_table.h"
+
+#include "engine/base/messages.h"
+#include "server/operations/operation_table.h"
+#include "server/protocol/request_reader.h"
+#include "server/protocol/table_description_json.h"
+#include "server/protocol/table_schema_reader.h"
+
+namespace dynapage {
+
+namespace {
+
+// A member holding a structure, or nullptr when absent.
+Status GetStructure(const RequestReader& r, const char* member, const rapidjson::Value** out) {
+  *out = r.Get(member);
+  if (*out && !(*out)->IsObject()) {
+    return Status::Serialization((*out)->IsArray() ? "Start of list found where not expected"
+                                                   : "Unexpected field type");
+  }
+  return Status::OK();
+}
+
+// One GlobalSecondaryIndexUpdates element. *empty: it had none of Update, Create, Delete.
+Status ReadIndexUpdate(const RequestReader& r, const std::string& path, GlobalIndexUpdate* out, bool* empty,
+                       ConstraintErrors* errors) {
+  const rapidjson::Value *update = nullptr, *create = nullptr, *del = nullptr;
+  DP_RETURN_IF_ERROR(GetStructure(r, "Update", &update));
+  DP_RETURN_IF_ERROR(GetStructure(r, "Create", &create));
+  DP_RETURN_IF_ERROR(GetStructure(r, "Delete", &del));
+  *empty = !update && !create && !del;
+  std::optional<std::string> name;
+  if (update) {
+    RequestReader u(*update);
+    out->action = GlobalIndexUpdate::Action::kUpdate;
+    DP_RETURN_IF_ERROR(u.GetString("IndexName", &name));
+    DP_RETURN_IF_ERROR(ReadThroughput(u, path + ".update.provisionedThroughput", &out->throughput, errors));
+    if (!out->throughput) errors->AddNull(path + ".update.provisionedThroughput");
+    errors->CheckTableName(name, path + ".update.indexName");
+  } else if (create) {
+    out->action = GlobalIndexUpdate::Action::kCreate;
+    DP_RETURN_IF_ERROR(ReadSecondaryIndex(RequestReader(*create), path + ".create", true, &out->create, errors));
+    name = out->create.name;
+  } else if (del) {
+    out->action = GlobalIndexUpdate::Action::kDelete;
+    DP_RETURN_IF_ERROR(RequestReader(*del).GetString("IndexName", &name));
+    errors->CheckTableName(name, path + ".delete.indexName");
+  }
+  out->index_name = name.value_or("");
+  return Status::OK();
+}
+
+Status CheckUnits(const std::optional<ProvisionedThroughput>& t) {
+  if (!t) return Status::OK();
+  for (auto [units, what] : {std::make_pair(t->read_capacity_units, "ReadCapacityUnits"),
+                             std::make_pair(t->write_capacity_units, "WriteCapacityUnits")}) {
+    if (units > kMaxCapacityUnits) {
+      return Status::Validation("Given value " + std::to_string(units) + " for " + what + " is out of bounds");
+    }
+  }
+  return Status::OK();
+}
+}  // namespace
+
+Status HandleUpdateTable(OperationContext& ctx) {
+  RequestReader r(ctx.request);
+  ConstraintErrors errors;
+  UpdateTableRequest request;
+  std::optional<std::string> table_name, billing_mode;
+  DP_RETURN_IF_ERROR(r.GetString("TableName", &table_name));
+  DP_RETURN_IF_ERROR(r.GetString("BillingMode", &billing_mode));
+  bool defs_present = false, defs_valid = true;
+  DP_RETURN_IF_ERROR(ReadAttributeDefinitions(r, &request.attribute_definitions, &defs_present, &defs_valid, &errors));
+  DP_RETURN_IF_ERROR(ReadThroughput(r, "provisionedThroughput", &request.throughput, &errors));
+  DP_RETURN_IF_ERROR(r.GetBoolean("DeletionProtectionEnabled", &request.deletion_protection));
+  std::vector<const rapidjson::Value*> updates;
+  bool updates_present = false;
+  DP_RETURN_IF_ERROR(ReadStructList(r, "GlobalSecondaryIndexUpdates", &updates, &updates_present));
+  bool some_update_empty = false;
+  for (size_t i = 0; i < updates.size(); i++) {
+    GlobalIndexUpdate update;
+    bool empty = false;
+    std::string path = "globalSecondaryIndexUpdates." + std::to_string(i + 1) + ".member";
+    DP_RETURN_IF_ERROR(ReadIndexUpdate(RequestReader(*updates[i]), path, &update, &empty, &errors));
+    some_update_empty |= empty;
+    if (!empty) request.index_updates.push_back(std::move(update));
+  }
+  errors.CheckEnum(billing_mode, "billingMode", {"PROVISIONED", "PAY_PER_REQUEST"});
+  errors.CheckTableName(table_name, "tableName");
+  DP_RETURN_IF_ERROR(errors.ToStatus());
+  if (!defs_valid) return Status::Validation("Invalid AttributeDefinitions");
+
+  if (!request.throughput && !billing_mode && updates.empty() && !request.deletion_protection) {
+    return Status::Validation(
+        "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or "
+        "SSESpecification or ReplicaUpdates is required");
+  }
+  if (billing_mode && *billing_mode == "PROVISIONED" && !request.throughput) {
+    return Status::Validation(std::string(kInvalidParameterPrefix) +
+                              "ProvisionedThroughput must be specified when BillingMode is PROVISIONED");
+  }
+  DP_RETURN_IF_ERROR(CheckUnits(request.throughput));
+  if (some_update_empty) {
+    return Status::Validation(std::string(kInvalidParameterPrefix) +
+                              "One of GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, "
+                              "GlobalSecondaryIndexUpdate.Delete must not be null");
+  }
+  size_t creates_and_deletes = 0;
+  for (size_t i = 0; i < request.index_updates.size(); i++) {
+    const GlobalIndexUpdate& u = request.index_updates[i];
+    for (size_t j = 0; j < i; j++) {
+      if (request.index_updates[j].index_name == u.index_name) {
+        return Status::Validation(
+            std::string(kInvalidParameterPrefix) +
+            "Only one global secondary index update per index is allowed simultaneously. Index: " + u.index_name);
+      }
+    }
+    if (u.action != GlobalIndexUpdate::Action::kUpdate) creates_and_deletes++;
+  }
+  if (creates_and_deletes > 1) {
+    return Status::Error(
+        ErrorCode::kLimitExceeded,
+        "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table");
+  }
+
+  request.table_name = *table_name;
+  if (billing_mode) request.pay_per_request = *billing_mode == "PAY_PER_REQUEST";
+  TableDescription description;
+  DP_RETURN_IF_ERROR(UpdateTable(ctx.db.writes(), ctx.context, request, &description));
+  WriteTableDescriptionResponse("TableDescription", description, &ctx.response);
+  return Status::OK();
+}
+
+}  // namespace dynapage

@@ -1,0 +1,93 @@
+// RequestReader: typed access to the members of a request body, with DynamoDB's checks in DynamoDB's order.
+//
+// Members set to null count as absent and unknown members are ignored (docs/behaviour.md §8.5). Each Get* checks the
+// JSON type (SerializationException on mismatch) and yields nothing for an absent member. An operation first reads
+// every member it uses (so that any type error wins), then collects constraint violations in a
+// ConstraintErrors, whose Status is the "N validation error(s) detected: …" message, then does its own checks.
+
+#ifndef DYNAPAGE_SERVER_PROTOCOL_REQUEST_READER_H_
+#define DYNAPAGE_SERVER_PROTOCOL_REQUEST_READER_H_
+
+#include <rapidjson/document.h>
+
+#include <cstdint>
+#include <initializer_list>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/base/status.h"
+#include "engine/expressions/attribute_updates.h"
+#include "engine/expressions/write_condition.h"
+#include "engine/model/attribute_value.h"
+
+namespace dynapage {
+
+class RequestReader {
+ public:
+  explicit RequestReader(const rapidjson::Value& body) : body_(body) {}
+
+  // The member, or nullptr when absent or null.
+  const rapidjson::Value* Get(const char* name) const;
+  bool Has(const char* name) const { return Get(name) != nullptr; }
+
+  Status GetString(const char* name, std::optional<std::string>* out) const;
+  Status GetInteger(const char* name, std::optional<int64_t>* out) const;
+  Status GetBoolean(const char* name, std::optional<bool>* out) const;
+  Status GetStringList(const char* name, std::optional<std::vector<std::string>>* out) const;
+  Status GetStringMap(const char* name, std::optional<std::map<std::string, std::string>>* out) const;
+  // A map of attribute name -> AttributeValue (Item, Key, ExclusiveStartKey, ExpressionAttributeValues).
+  Status GetAttributeMap(const char* name, std::optional<AttributeMap>* out) const;
+
+  // ExpressionAttributeNames and ExpressionAttributeValues.
+  Status GetExpressionInputs(ExpressionInputs* out) const;
+  // A legacy condition map (Expected, QueryFilter, ScanFilter, KeyConditions).
+  Status GetLegacyConditions(const char* name, std::optional<std::vector<LegacyCondition>>* out) const;
+  // UpdateItem's AttributeUpdates: {attribute: {Action, Value}}.
+  Status GetAttributeUpdates(const char* name, std::optional<std::vector<AttributeUpdate>>* out) const;
+
+  const rapidjson::Value& body() const { return body_; }
+
+ private:
+  const rapidjson::Value& body_;
+};
+
+// The values an enumerated member may take, in the order DynamoDB's message lists them.
+using EnumValues = std::initializer_list<std::string_view>;
+
+// Collects "Value '<v>' at '<path>' failed to satisfy constraint: <rule>" violations.
+class ConstraintErrors {
+ public:
+  void Add(std::string_view value, std::string_view path, std::string_view rule);
+  void AddNull(std::string_view path);
+  void AddRaw(std::string text) { errors_.push_back(std::move(text)); }
+  bool empty() const { return errors_.empty(); }
+  // OK when empty, else "1 validation error detected: …" / "N validation errors detected: …; …" (10 at most).
+  Status ToStatus() const;
+
+  // Common members.
+  // Paths and allowed values are views: the checks run on every request, and build strings only for a message.
+  void CheckTableName(const std::optional<std::string>& name, std::string_view path, bool required = true);
+  void CheckEnum(const std::optional<std::string>& value, std::string_view path, EnumValues allowed);
+  void CheckMin(const std::optional<int64_t>& value, std::string_view path, int64_t min);
+  void CheckMax(const std::optional<int64_t>& value, std::string_view path, int64_t max);
+
+ private:
+  std::vector<std::string> errors_;
+};
+
+// Operations whose only member is TableName (DescribeTable, DeleteTable, DescribeTimeToLive): reads it with
+// its type and constraint checks.
+Status ReadTableNameOnly(const RequestReader& r, std::string* table_name);
+
+// The allowed values of ReturnValues, ReturnItemCollectionMetrics and ReturnConsumedCapacity, in DynamoDB's message
+// order.
+extern const EnumValues kReturnConsumedCapacityValues;
+extern const EnumValues kReturnValuesValues;
+extern const EnumValues kReturnItemCollectionMetricsValues;
+
+}  // namespace dynapage
+
+#endif  // DYNAPAGE_SERVER_PROTOCOL_REQUEST_READER_H_

@@ -1,0 +1,150 @@
+#include "server/protocol/table_description_json.h"
+
+namespace dynapage {
+
+namespace {
+void WriteKeySchema(const KeySchema& key, JsonWriter* w) {
+  w->StartArray();
+  w->StartObject();
+  w->Key("AttributeName");
+  w->String(key.hash.name);
+  w->Key("KeyType");
+  w->String("HASH");
+  w->EndObject();
+  if (key.range) {
+    w->StartObject();
+    w->Key("AttributeName");
+    w->String(key.range->name);
+    w->Key("KeyType");
+    w->String("RANGE");
+    w->EndObject();
+  }
+  w->EndArray();
+}
+
+void WriteThroughput(const ProvisionedThroughput& t, bool pay_per_request, JsonWriter* w) {
+  w->StartObject();
+  if (t.last_increase_time > 0) {
+    w->Key("LastIncreaseDateTime");
+    w->Double(t.last_increase_time);
+  }
+  if (t.last_decrease_time > 0) {
+    w->Key("LastDecreaseDateTime");
+    w->Double(t.last_decrease_time);
+  }
+  w->Key("NumberOfDecreasesToday");
+  w->Int64(t.number_of_decreases_today);
+  w->Key("ReadCapacityUnits");
+  w->Int64(pay_per_request ? 0 : t.read_capacity_units);
+  w->Key("WriteCapacityUnits");
+  w->Int64(pay_per_request ? 0 : t.write_capacity_units);
+  w->EndObject();
+}
+}  // namespace
+
+void WriteTableDescription(const TableDescription& d, JsonWriter* w) {
+  const TableDefinition& t = *d.definition;
+  w->StartObject();
+  w->Key("AttributeDefinitions");
+  w->StartArray();
+  for (const auto& a : t.attribute_definitions) {
+    w->StartObject();
+    w->Key("AttributeName");
+    w->String(a.name);
+    w->Key("AttributeType");
+    w->String(AttrTypeName(a.type));
+    w->EndObject();
+  }
+  w->EndArray();
+  w->Key("TableName");
+  w->String(t.name);
+  w->Key("KeySchema");
+  WriteKeySchema(t.key, w);
+  w->Key("TableStatus");
+  w->String(d.status);
+  w->Key("CreationDateTime");
+  w->Double(t.creation_time);
+  w->Key("ProvisionedThroughput");
+  WriteThroughput(t.throughput, t.pay_per_request, w);
+  w->Key("TableSizeBytes");
+  w->Int64(d.stats.size_bytes);
+  w->Key("ItemCount");
+  w->Int64(d.stats.item_count);
+  w->Key("TableArn");
+  w->String(t.arn);
+  w->Key("TableId");
+  w->String(t.table_id);
+  // A table created PROVISIONED shows no summary until it has been switched to PAY_PER_REQUEST once.
+  if (t.pay_per_request || t.last_update_to_pay_per_request_time > 0) {
+    w->Key("BillingModeSummary");
+    w->StartObject();
+    w->Key("BillingMode");
+    w->String(t.pay_per_request ? "PAY_PER_REQUEST" : "PROVISIONED");
+    w->Key("LastUpdateToPayPerRequestDateTime");
+    w->Double(t.last_update_to_pay_per_request_time > 0 ? t.last_update_to_pay_per_request_time : t.creation_time);
+    w->EndObject();
+  }
+  for (bool global : {false, true}) {
+    bool any = false;
+    for (const auto& index : t.indexes) any |= index.global == global;
+    if (!any) continue;
+    w->Key(global ? "GlobalSecondaryIndexes" : "LocalSecondaryIndexes");
+    w->StartArray();
+    for (const auto& index : t.indexes) {
+      if (index.global != global) continue;
+      w->StartObject();
+      w->Key("IndexName");
+      w->String(index.name);
+      w->Key("KeySchema");
+      WriteKeySchema(index.key, w);
+      w->Key("Projection");
+      w->StartObject();
+      w->Key("ProjectionType");
+      w->String(ProjectionTypeName(index.projection));
+      if (index.projection == ProjectionType::kInclude) {
+        w->Key("NonKeyAttributes");
+        w->StartArray();
+        for (const auto& n : index.non_key_attributes) w->String(n);
+        w->EndArray();
+      }
+      w->EndObject();
+      if (global) {
+        auto status = d.index_status.find(index.name);
+        w->Key("IndexStatus");
+        w->String(status != d.index_status.end() ? status->second : d.status == "DELETING" ? "DELETING" : "ACTIVE");
+        w->Key("ProvisionedThroughput");
+        WriteThroughput(index.throughput, t.pay_per_request, w);
+      }
+      auto stats = d.index_stats.find(index.name);
+      w->Key("IndexSizeBytes");
+      w->Int64(stats == d.index_stats.end() ? 0 : stats->second.size_bytes);
+      w->Key("ItemCount");
+      w->Int64(stats == d.index_stats.end() ? 0 : stats->second.item_count);
+      w->Key("IndexArn");
+      w->String(t.arn + "/index/" + index.name);
+      w->EndObject();
+    }
+    w->EndArray();
+  }
+  if (!t.stream_view_type.empty()) {
+    w->Key("StreamSpecification");
+    w->StartObject();
+    w->Key("StreamEnabled");
+    w->Bool(true);
+    w->Key("StreamViewType");
+    w->String(t.stream_view_type);
+    w->EndObject();
+  }
+  w->Key("DeletionProtectionEnabled");
+  w->Bool(t.deletion_protection);
+  w->EndObject();
+}
+
+void WriteTableDescriptionResponse(const char* member, const TableDescription& description, JsonWriter* w) {
+  w->StartObject();
+  w->Key(member);
+  WriteTableDescription(description, w);
+  w->EndObject();
+}
+
+}  // namespace dynapage

@@ -1,0 +1,125 @@
+// Test support: an in-process dynapage (in-memory Database + HttpServer on 127.0.0.1, ephemeral port, own thread)
+// and a small HTTP client that speaks DynamoDB's JSON protocol to it.
+//
+//   TestServer server;                                      // or TestServer server(options), TestServerOptions
+//   ASSERT_EQ(200, server.CreateTable("t", "pk", "S").status);
+//   HttpResult r = server.Call("PutItem", R"({"TableName":"t","Item":{"pk":{"S":"a"}}})");
+//   EXPECT_EQ(200, r.status);
+//   r = server.Call("GetItem", R"({"TableName":"nope","Key":{"pk":{"S":"a"}}})");
+//   EXPECT_EQ("ResourceNotFoundException", r.ErrorName());
+//   EXPECT_EQ("Requested resource not found", r.Message());
+//   EXPECT_EQ(R"({"S":"a"})", JsonText(r.json["Item"]["pk"]));   // check Has("Item") first: a missing member asserts
+//
+// Call() sends what an SDK sends: POST /, Content-Type application/x-amz-json-1.0, X-Amz-Target
+// DynamoDB_20120810.<operation>, a well-formed (unverified) SigV4 Authorization header and X-Amz-Date. Send() and
+// SendRaw() are for protocol tests that need other methods, headers or exact bytes.
+
+#ifndef DYNAPAGE_TESTS_HTTP_HTTP_TEST_UTIL_H_
+#define DYNAPAGE_TESTS_HTTP_HTTP_TEST_UTIL_H_
+
+#include <httplib.h>
+#include <rapidjson/document.h>
+
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "engine/base/request_context.h"
+#include "engine/database/database.h"
+
+namespace dynapage {
+
+class HttpServer;
+
+// One HTTP answer. status is 0 if no answer arrived (connection refused, reset, …).
+struct HttpResult {
+  int status = 0;
+  httplib::Headers headers;  // case-insensitive keys
+  std::string body;
+  rapidjson::Document json;  // the parsed body; json.IsObject() is false when the body is not a JSON object
+
+  // The header's value, or "" when absent.
+  std::string Header(const std::string& name) const;
+  bool HasHeader(const std::string& name) const;
+  // True if the body is a JSON object with this top-level member.
+  bool Has(const char* member) const;
+  // The full "__type" ("com.amazon.coral.validate#ValidationException"), or "".
+  std::string ErrorType() const;
+  // The part of __type after '#' ("ValidationException"), or "".
+  std::string ErrorName() const;
+  // "message", else "Message" (SerializationException's spelling), else "".
+  std::string Message() const;
+  // A one-line description for assertion output: status and body (cut to 300 bytes).
+  std::string Describe() const;
+};
+
+// A request with full control over method, path, headers and body. No header is added except what httplib itself
+// adds (Host, Content-Length, and Content-Type "text/plain" for a non-empty body that has none: use SendRaw() to
+// send a body without Content-Type).
+struct HttpRequest {
+  std::string method = "POST";
+  std::string path = "/";
+  httplib::Headers headers;
+  std::string body;
+};
+
+// The headers Call() sends for an operation (Content-Type, X-Amz-Target, Authorization, X-Amz-Date).
+httplib::Headers DynamoHeaders(const std::string& operation);
+// The dummy Authorization header value Call() sends.
+extern const char kTestAuthorization[];
+
+// What a TestServer is started with: where its data lives and how it serves.
+struct TestServerOptions {
+  std::string path;  // empty: in memory
+  uint64_t max_page_bytes = kDynamoDbPageBytes;
+  std::string region = "us-east-1";
+};
+
+class TestServer {
+ public:
+  TestServer();
+  explicit TestServer(const TestServerOptions& options);
+  ~TestServer();
+  TestServer(const TestServer&) = delete;
+  TestServer& operator=(const TestServer&) = delete;
+
+  int port() const { return port_; }
+  Database& db() { return *db_; }
+  const TestServerOptions& options() const { return options_; }
+
+  // POSTs body as operation ("PutItem", "Query", …) the way an SDK does.
+  HttpResult Call(const std::string& operation, const std::string& body);
+  // Sends an arbitrary request.
+  HttpResult Send(const HttpRequest& request);
+  // Writes raw bytes to a new connection and reads the answer until the server closes it (send
+  // "Connection: close"). Headers and body are split from the raw answer.
+  HttpResult SendRaw(const std::string& bytes);
+
+  // CreateTable with BillingMode PAY_PER_REQUEST; types are "S", "N" or "B". An empty range_name gives a
+  // hash-only table.
+  HttpResult CreateTable(const std::string& name, const std::string& hash_name, const std::string& hash_type,
+                         const std::string& range_name = "", const std::string& range_type = "");
+
+ private:
+  void Start(const TestServerOptions& options);
+
+  TestServerOptions options_;
+  std::unique_ptr<Database> db_;
+  std::unique_ptr<HttpServer> server_;
+  std::thread thread_;
+  int port_ = -1;
+  std::unique_ptr<httplib::Client> client_;
+};
+
+// The compact JSON text of a value, e.g. JsonText(r.json["Item"]) == R"({"pk":{"S":"a"}})". Members keep the
+// order of the response.
+std::string JsonText(const rapidjson::Value& value);
+// Parses text (which must be valid JSON) and returns its compact text, so that a hand-written expectation with
+// spaces can be compared with JsonText(): JsonText(r.json["Item"]) == Canonical(R"({ "pk": {"S": "a"} })").
+std::string Canonical(const std::string& json_text);
+// CRC-32 (zlib) of bytes, as DynamoDB puts it in x-amz-crc32.
+uint32_t Crc32(const std::string& bytes);
+
+}  // namespace dynapage
+
+#endif  // DYNAPAGE_TESTS_HTTP_HTTP_TEST_UTIL_H_
