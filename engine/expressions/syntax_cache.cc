@@ -2,9 +2,14 @@
 
 #include <algorithm>
 
+#include "engine/base/check.h"
+
 namespace dynapage {
 
-SyntaxCache::SyntaxCache(size_t capacity) : capacity_(capacity) { entries_.reserve(capacity); }
+SyntaxCache::SyntaxCache(size_t capacity) : capacity_(capacity) {
+  DP_DCHECK(capacity >= 1);
+  entries_.reserve(capacity);
+}
 
 std::shared_ptr<const ConditionSyntax> SyntaxCache::Condition(std::string_view text, std::string* error) {
   for (size_t i = 0; i < entries_.size(); i++) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "engine/base/check.h"
 #include "engine/model/number.h"
 
 namespace dynapage {
@@ -80,6 +81,7 @@ AttributeValue AttributeValue::Map(AttributeMap members) {
   return v;
 }
 AttributeValue AttributeValue::Set(AttrType set_type, std::vector<std::string> elements) {
+  DP_DCHECK(set_type == AttrType::kSS || set_type == AttrType::kNS || set_type == AttrType::kBS);
   AttributeValue v;
   v.type = set_type;
   v.set = std::move(elements);

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "engine/base/check.h"
 #include "engine/model/number.h"
 
 namespace dynapage {
@@ -87,6 +88,7 @@ int CompareNumbers(std::string_view a, std::string_view b) {
 }
 
 int CompareOrdered(const AttributeValue& a, const AttributeValue& b) {
+  DP_DCHECK(a.type == b.type && IsOrderedType(a.type));
   if (a.type == AttrType::kN) return CompareNumbers(a.scalar, b.scalar);
   // S and B: unsigned bytes (memcmp semantics), a proper prefix first.
   size_t n = a.scalar.size() < b.scalar.size() ? a.scalar.size() : b.scalar.size();

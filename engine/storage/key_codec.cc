@@ -6,6 +6,7 @@
 #define OPENSSL_SUPPRESS_DEPRECATED
 #include <openssl/md5.h>
 
+#include "engine/base/check.h"
 #include "engine/model/number.h"
 
 namespace dynapage {
@@ -151,6 +152,7 @@ uint32_t SegmentOfHash(uint64_t hash, uint32_t total) {
 }
 
 void SegmentBounds(uint32_t keyspace, uint32_t segment, uint32_t total, std::string* lower, std::string* upper) {
+  DP_DCHECK(segment < total);
   // Segment s holds the hashes h with floor(h·T / 2^64) == s, i.e. h in [ceil(2^64·s/T), ceil(2^64·(s+1)/T)).
   auto boundary = [total](uint32_t s) -> unsigned __int128 {
     unsigned __int128 numerator = static_cast<unsigned __int128>(s) << 64;

@@ -11,6 +11,7 @@
 #include <rocksdb/table.h>
 #include <rocksdb/write_batch.h>
 
+#include "engine/base/check.h"
 #include "engine/storage/in_memory_env.h"
 
 namespace dynapage {
@@ -145,6 +146,7 @@ Status Storage::Write(Batch* batch) {
 }
 
 std::unique_ptr<Storage::Iterator> Storage::NewIterator(std::string lower, std::string upper) const {
+  DP_DCHECK(upper.empty() || lower <= upper);
   std::unique_ptr<Iterator> it(new Iterator());
   it->lower_ = std::move(lower);
   it->upper_ = std::move(upper);

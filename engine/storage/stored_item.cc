@@ -1,10 +1,13 @@
 #include "engine/storage/stored_item.h"
 
+#include "engine/base/check.h"
+
 namespace dynapage {
 
 std::string EncodeStoredItem(const AttributeMap& item) { return EncodeStoredItem(item, ItemSize(item)); }
 
 std::string EncodeStoredItem(const AttributeMap& item, uint64_t size) {
+  DP_DCHECK(size == ItemSize(item));
   StoredItemEncoder encoder;
   return std::string(encoder.Encode(item, size));
 }
@@ -21,6 +24,7 @@ void StoredItemEncoder::Begin(uint64_t item_size) {
 }
 
 std::string_view StoredItemEncoder::Encode(const AttributeMap& item, uint64_t item_size) {
+  DP_DCHECK(item_size == ItemSize(item));
   Begin(item_size);
   WriteAttributeMap(item, &writer_);
   return std::string_view(buffer_.GetString(), buffer_.GetSize());

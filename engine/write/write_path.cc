@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <random>
+#include <set>
+#include <string_view>
 
+#include "engine/base/check.h"
 #include "engine/base/messages.h"
 #include "engine/storage/item_key.h"
 #include "engine/storage/key_codec.h"
@@ -173,6 +176,15 @@ Status WritePath::BackfillIndexes(const TableDefinition& table, const std::vecto
 Status WritePath::ApplyWrites(const RequestContext& ctx, std::vector<ItemWrite>* writes,
                               std::vector<Status>* statuses) {
   std::lock_guard<std::mutex> write_lock(write_mutex_);
+#if DP_DCHECK_IS_ON()
+  {
+    std::set<std::string_view> distinct;
+    for (const ItemWrite& w : *writes) {
+      DP_DCHECK(distinct.insert(w.storage_key).second);  // no two writes address the same item
+      DP_DCHECK(!w.wire_put || (!w.mutate && w.put_size && *w.put_size == w.wire_put->size()));
+    }
+  }
+#endif
   statuses->assign(writes->size(), Status::OK());
   bool all_ok = true;
   Status first_error;
