@@ -34,6 +34,14 @@ std::string UndefinedKeysMessage(const std::vector<std::string>& keys, const std
 Status CheckAttributeDefinitions(const std::vector<KeyElementInput>& key,
                                  const std::vector<SecondaryIndexInput>& indexes, bool has_index_lists,
                                  const std::vector<KeyAttribute>& definitions) {
+  for (size_t i = 1; i < definitions.size(); i++) {
+    for (size_t j = 0; j < i; j++) {
+      if (definitions[j].name == definitions[i].name) {
+        return Status::Validation(std::string(kInvalidParameterPrefix) +
+                                  "Duplicate AttributeName in AttributeDefinitions: " + definitions[i].name);
+      }
+    }
+  }
   std::vector<std::string> table_keys;
   for (const auto& k : key) table_keys.push_back(k.name);
   if (!has_index_lists) {
@@ -118,6 +126,19 @@ Status AddSecondaryIndex(const SecondaryIndexInput& input, TableDefinition* tabl
   if (input.non_key_attributes && type != "INCLUDE") {
     return Status::Validation(std::string(kInvalidParameterPrefix) + "ProjectionType is " + type +
                               ", but NonKeyAttributes is specified");
+  }
+  if (type == "INCLUDE" && !input.non_key_attributes) {
+    return Status::Validation(std::string(kInvalidParameterPrefix) +
+                              "ProjectionType is INCLUDE, but NonKeyAttributes is not specified");
+  }
+  if (input.non_key_attributes) {
+    const std::vector<std::string>& names = *input.non_key_attributes;
+    for (size_t i = 1; i < names.size(); i++) {
+      if (std::find(names.begin(), names.begin() + i, names[i]) != names.begin() + i) {
+        return Status::Validation(std::string(kInvalidParameterPrefix) + "Duplicate value in NonKeyAttributes: " +
+                                  names[i]);
+      }
+    }
   }
   index.projection = type == "ALL"         ? ProjectionType::kAll
                      : type == "KEYS_ONLY" ? ProjectionType::kKeysOnly

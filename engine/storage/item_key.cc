@@ -107,6 +107,13 @@ Status ValidateItemKeyValues(const TableDefinition& table, const AttributeMap& i
 }
 
 Status ValidateItemKeys(const TableDefinition& table, const AttributeMap& item) {
+  for (const auto& [name, value] : item) {
+    if (name.empty()) return Status::Validation(std::string(kInvalidParameterPrefix) + "Empty attribute name");
+    if (name.size() > kMaxAttributeNameBytes) {
+      return Status::Validation(std::string(kInvalidParameterPrefix) +
+                                "Attribute name is too large, must be less than 65536 bytes");
+    }
+  }
   auto check = [&](const KeyAttribute& k, bool is_partition) -> Status {
     const AttributeValue* v = Find(item, k.name);
     if (!v)

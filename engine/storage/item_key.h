@@ -17,13 +17,15 @@ namespace dynapage {
 
 constexpr size_t kMaxPartitionKeyBytes = 2048;
 constexpr size_t kMaxSortKeyBytes = 1024;
+constexpr size_t kMaxAttributeNameBytes = 65535;
 
 // Checks a Key parameter (GetItem, DeleteItem, UpdateItem, BatchGetItem…): exactly the key attributes, of the
 // declared types, else "The provided key element does not match the schema"; then empty values and sizes.
 Status ValidateKey(const KeySchema& schema, const AttributeMap& key);
 
 // Checks the key attributes of a whole item (PutItem): "Missing the key a in the item", "Type mismatch for key
-// a expected: S actual: N", empty values, sizes. Also checks the item's index key attributes' types.
+// a expected: S actual: N", empty values, sizes. Also checks the item's index key attributes' types. Before
+// those, every attribute name: not empty, at most kMaxAttributeNameBytes.
 Status ValidateItemKeys(const TableDefinition& table, const AttributeMap& item);
 
 // The values of an item's table key attributes, pointing into the item (sort is null for a hash-only table).

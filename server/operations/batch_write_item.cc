@@ -70,7 +70,7 @@ Status HandleBatchWriteItem(OperationContext& ctx) {
           entries.push_back(std::move(entry));
         }
       }
-      errors.CheckTableName(name, "requestItems.key");
+      errors.CheckTableNameOrArn(name, "requestItems.key");
       if (entries.empty() || entries.size() > 25) {
         errors.AddRaw(
             "Value '{" + name +
@@ -82,7 +82,7 @@ Status HandleBatchWriteItem(OperationContext& ctx) {
   }
   if (!items) errors.AddNull("requestItems");
   else if (items->MemberCount() == 0) {
-    errors.Add("{}", "requestItems", "Member must have length greater than or equal to 1");
+    return Status::Validation("The requestItems parameter is required for BatchWriteItem");
   }
   errors.CheckEnum(capacity, "returnConsumedCapacity", kReturnConsumedCapacityValues);
   errors.CheckEnum(metrics, "returnItemCollectionMetrics", kReturnItemCollectionMetricsValues);

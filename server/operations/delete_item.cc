@@ -16,7 +16,7 @@ Status HandleDeleteItem(OperationContext& ctx) {
   DP_RETURN_IF_ERROR(ReadWriteItemMembers(r, &members, &request.condition, &request.expression_inputs));
 
   ConstraintErrors errors;
-  errors.CheckTableName(table_name, "tableName");
+  errors.CheckTableNameOrArn(table_name, "tableName");
   if (!key) errors.AddNull("key");
   CheckWriteItemMembers(members, request.condition, &errors);
   DP_RETURN_IF_ERROR(errors.ToStatus());

@@ -22,7 +22,7 @@ Status HandlePutItem(OperationContext& ctx) {
   DP_RETURN_IF_ERROR(ReadWriteItemMembers(r, &members, &request.condition, &request.expression_inputs));
 
   ConstraintErrors errors;
-  errors.CheckTableName(table_name, "tableName");
+  errors.CheckTableNameOrArn(table_name, "tableName");
   if (!item) errors.AddNull("item");
   CheckWriteItemMembers(members, request.condition, &errors);
   DP_RETURN_IF_ERROR(errors.ToStatus());

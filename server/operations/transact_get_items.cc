@@ -37,7 +37,7 @@ Status HandleTransactGetItems(OperationContext& ctx) {
       DP_RETURN_IF_ERROR(g.GetAttributeMap("Key", &key));
       DP_RETURN_IF_ERROR(g.GetString("ProjectionExpression", &action.projection_expression));
       DP_RETURN_IF_ERROR(g.GetExpressionInputs(&action.expression_inputs));
-      errors.CheckTableName(table_name, path + ".tableName");
+      errors.CheckTableNameOrArn(table_name, path + ".tableName");
       if (!key) errors.AddNull(path + ".key");
       action.table_name = table_name.value_or("");
       if (key) action.key = std::move(*key);

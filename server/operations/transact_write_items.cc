@@ -51,7 +51,7 @@ Status ReadAction(const rapidjson::Value& entry, size_t position, ConstraintErro
   DP_RETURN_IF_ERROR(r.GetString("ReturnValuesOnConditionCheckFailure", &return_on_failure));
   DP_RETURN_IF_ERROR(r.GetExpressionInputs(&action->expression_inputs));
 
-  errors->CheckTableName(table_name, path + ".tableName");
+  errors->CheckTableNameOrArn(table_name, path + ".tableName");
   if (!item_or_key) errors->AddNull(path + (is_put ? ".item" : ".key"));
   if (action->kind == TransactWriteAction::Kind::kConditionCheck && !action->condition.expression) {
     errors->AddNull(path + ".conditionExpression");

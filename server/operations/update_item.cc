@@ -20,7 +20,7 @@ Status HandleUpdateItem(OperationContext& ctx) {
   DP_RETURN_IF_ERROR(ReadWriteItemMembers(r, &members, &request.condition, &request.expression_inputs));
 
   ConstraintErrors errors;
-  errors.CheckTableName(table_name, "tableName");
+  errors.CheckTableNameOrArn(table_name, "tableName");
   if (!key) errors.AddNull("key");
   if (request.attribute_updates) {
     for (const AttributeUpdate& u : *request.attribute_updates) {

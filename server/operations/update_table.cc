@@ -91,7 +91,7 @@ Status HandleUpdateTable(OperationContext& ctx) {
     if (!empty) request.index_updates.push_back(std::move(update));
   }
   errors.CheckEnum(billing_mode, "billingMode", {"PROVISIONED", "PAY_PER_REQUEST"});
-  errors.CheckTableName(table_name, "tableName");
+  errors.CheckTableNameOrArn(table_name, "tableName");
   DP_RETURN_IF_ERROR(errors.ToStatus());
   if (!defs_valid) return Status::Validation("Invalid AttributeDefinitions");
 

@@ -149,6 +149,36 @@ TEST_F(CreateTableIndexTest, ProjectionRules) {
   ExpectCreated(gsi(R"({"ProjectionType":"INCLUDE","NonKeyAttributes":["a","b"]})"));
 }
 
+TEST_F(CreateTableIndexTest, IncludeProjectionsAndDuplicateDefinitions) {
+  const std::vector<std::string> defs = {Def("pk"), Def("gpk")};
+  auto gsi = [&](const std::string& projection) {
+    return TableBody(defs, Key("pk"), R"("GlobalSecondaryIndexes":[)" + Index("gs1", Key("gpk"), projection) + "]");
+  };
+  ExpectRefused(gsi(R"({"ProjectionType":"INCLUDE"})"),
+                std::string(kInvalid) + "ProjectionType is INCLUDE, but NonKeyAttributes is not specified");
+  ExpectRefused(gsi(R"({"ProjectionType":"INCLUDE","NonKeyAttributes":["a","b","a"]})"),
+                std::string(kInvalid) + "Duplicate value in NonKeyAttributes: a");
+  ExpectRefused(TableBody({Def("pk"), Def("gpk"), Def("gpk", "N")}, Key("pk"),
+                          R"("GlobalSecondaryIndexes":[)" + Index("gs1", Key("gpk")) + "]"),
+                std::string(kInvalid) + "Duplicate AttributeName in AttributeDefinitions: gpk");
+  // Projected names are at most 255 characters; a key name over 255 is reported before a definition mismatch.
+  HttpResult r = server_.Call("CreateTable", gsi(R"({"ProjectionType":"INCLUDE","NonKeyAttributes":[")" +
+                                                 std::string(256, 'n') + R"("]})"));
+  EXPECT_EQ("ValidationException", r.ErrorName()) << r.Describe();
+  EXPECT_NE(std::string::npos, r.Message().find("Member must have length less than or equal to 255")) << r.Message();
+  r = server_.Call("CreateTable", TableBody({Def("other")}, Key(std::string(256, 'k')), ""));
+  EXPECT_EQ("ValidationException", r.ErrorName()) << r.Describe();
+  EXPECT_NE(std::string::npos, r.Message().find("Member must have length less than or equal to 255")) << r.Message();
+  // A key schema of three elements is rendered element by element.
+  ExpectRefused(TableBody({Def("a"), Def("b"), Def("c")},
+                          R"([{"AttributeName":"a","KeyType":"HASH"},{"AttributeName":"b","KeyType":"RANGE"},)"
+                          R"({"AttributeName":"c","KeyType":"RANGE"}])",
+                          ""),
+                "1 validation error detected: Value '[KeySchemaElement(attributeName=a, keyType=HASH), "
+                "KeySchemaElement(attributeName=b, keyType=RANGE), KeySchemaElement(attributeName=c, keyType=RANGE)]' "
+                "at 'keySchema' failed to satisfy constraint: Member must have length less than or equal to 2");
+}
+
 // At most 100 NonKeyAttributes over all indexes; an attribute projected twice counts twice.
 TEST_F(CreateTableIndexTest, ProjectedAttributeLimit) {
   auto include = [](int from, int count) {
