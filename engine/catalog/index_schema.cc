@@ -34,14 +34,6 @@ std::string UndefinedKeysMessage(const std::vector<std::string>& keys, const std
 Status CheckAttributeDefinitions(const std::vector<KeyElementInput>& key,
                                  const std::vector<SecondaryIndexInput>& indexes, bool has_index_lists,
                                  const std::vector<KeyAttribute>& definitions) {
-  for (size_t i = 1; i < definitions.size(); i++) {
-    for (size_t j = 0; j < i; j++) {
-      if (definitions[j].name == definitions[i].name) {
-        return Status::Validation(std::string(kInvalidParameterPrefix) +
-                                  "Duplicate AttributeName in AttributeDefinitions: " + definitions[i].name);
-      }
-    }
-  }
   std::vector<std::string> table_keys;
   for (const auto& k : key) table_keys.push_back(k.name);
   if (!has_index_lists) {

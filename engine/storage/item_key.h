@@ -60,8 +60,9 @@ std::string TableItemKey(const TableDefinition& table, const AttributeMap& item)
 // The same from the key values FindTableKeyAttributes found, without looking them up again.
 std::string TableItemKey(const TableDefinition& table, const TableKeyValues& keys);
 
-// The storage key of item's entry in index; false if the item lacks an index key attribute (or it has the
-// wrong type, which ValidateItemKeys refuses before any write).
+// The storage key of item's entry in index; false if the item lacks an index key attribute, or its value could
+// not be an index key (wrong type, empty, over the key size limits: writes refuse those first, but an index
+// created later finds them in the table).
 bool IndexEntryKey(const TableDefinition& table, const IndexDefinition& index, const AttributeMap& item,
                    std::string* key);
 

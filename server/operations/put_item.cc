@@ -31,7 +31,8 @@ Status HandlePutItem(OperationContext& ctx) {
   request.item = std::move(*item);
   request.return_values = ParseReturnValues(members.return_values);
   WriteItemResult result;
-  return AnswerWriteItem(PutItem(ctx.db.writes(), ctx.context, request, &result), result, members, &ctx);
+  return AnswerWriteItem(PutItem(ctx.db.writes(), ctx.context, request, &result), result, members, request.table_name,
+                         request.item, &ctx);
 }
 
 }  // namespace dynapage

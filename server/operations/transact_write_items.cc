@@ -6,6 +6,7 @@
 #include "engine/base/messages.h"
 #include "engine/model/json_types.h"
 #include "engine/write/transactions.h"
+#include "server/operations/item_response.h"
 #include "server/operations/operation_table.h"
 #include "server/protocol/consumed_capacity_json.h"
 #include "server/protocol/request_reader.h"
@@ -139,6 +140,13 @@ Status HandleTransactWriteItems(OperationContext& ctx) {
   JsonWriter& w = ctx.response;
   w.StartObject();
   WriteConsumedCapacityList(result.capacity, ParseCapacityDetail(capacity), &w);
+  if (WantsItemCollectionMetrics(metrics)) {
+    std::vector<std::pair<std::string, AttributeMap>> writes;
+    for (const TransactWriteAction& a : request.actions) {
+      if (a.kind != TransactWriteAction::Kind::kConditionCheck) writes.emplace_back(a.table_name, a.item_or_key);
+    }
+    WriteItemCollectionMetricsMap(ctx.db.catalog(), writes, &w);
+  }
   w.EndObject();
   return Status::OK();
 }

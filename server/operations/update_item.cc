@@ -35,7 +35,8 @@ Status HandleUpdateItem(OperationContext& ctx) {
   request.key = std::move(*key);
   request.return_values = ParseReturnValues(members.return_values);
   WriteItemResult result;
-  return AnswerWriteItem(UpdateItem(ctx.db.writes(), ctx.context, request, &result), result, members, &ctx);
+  return AnswerWriteItem(UpdateItem(ctx.db.writes(), ctx.context, request, &result), result, members, request.table_name,
+                         request.key, &ctx);
 }
 
 }  // namespace dynapage

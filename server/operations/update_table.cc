@@ -34,6 +34,11 @@ Status ReadIndexUpdate(const RequestReader& r, const std::string& path, GlobalIn
   DP_RETURN_IF_ERROR(GetStructure(r, "Create", &create));
   DP_RETURN_IF_ERROR(GetStructure(r, "Delete", &del));
   *empty = !update && !create && !del;
+  if ((update != nullptr) + (create != nullptr) + (del != nullptr) > 1) {
+    return Status::Validation(std::string(kInvalidParameterPrefix) +
+                              "Only one of GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, "
+                              "GlobalSecondaryIndexUpdate.Delete can be specified");
+  }
   std::optional<std::string> name;
   if (update) {
     RequestReader u(*update);

@@ -40,6 +40,21 @@ void WriteThroughput(const ProvisionedThroughput& t, bool pay_per_request, JsonW
   w->Int64(pay_per_request ? 0 : t.write_capacity_units);
   w->EndObject();
 }
+// ProvisionedThroughput, TableSizeBytes, ItemCount, TableArn, TableId: the members every description has.
+void WriteCountsAndIdentity(const TableDescription& d, JsonWriter* w) {
+  const TableDefinition& t = *d.definition;
+  w->Key("ProvisionedThroughput");
+  WriteThroughput(t.throughput, t.pay_per_request, w);
+  w->Key("TableSizeBytes");
+  w->Int64(d.stats.size_bytes);
+  w->Key("ItemCount");
+  w->Int64(d.stats.item_count);
+  w->Key("TableArn");
+  w->String(t.arn);
+  w->Key("TableId");
+  w->String(t.table_id);
+}
+
 // A table created PROVISIONED shows no summary until it has been switched to PAY_PER_REQUEST once.
 void WriteBillingModeSummary(const TableDefinition& t, JsonWriter* w) {
   if (!t.pay_per_request && t.last_update_to_pay_per_request_time <= 0) return;
@@ -75,16 +90,7 @@ void WriteTableDescription(const TableDescription& d, JsonWriter* w) {
   w->String(d.status);
   w->Key("CreationDateTime");
   w->Double(t.creation_time);
-  w->Key("ProvisionedThroughput");
-  WriteThroughput(t.throughput, t.pay_per_request, w);
-  w->Key("TableSizeBytes");
-  w->Int64(d.stats.size_bytes);
-  w->Key("ItemCount");
-  w->Int64(d.stats.item_count);
-  w->Key("TableArn");
-  w->String(t.arn);
-  w->Key("TableId");
-  w->String(t.table_id);
+  WriteCountsAndIdentity(d, w);
   WriteBillingModeSummary(t, w);
   for (bool global : {false, true}) {
     bool any = false;
@@ -151,16 +157,7 @@ void WriteDeletedTableResponse(const TableDescription& d, JsonWriter* w) {
   w->String(t.name);
   w->Key("TableStatus");
   w->String(d.status);
-  w->Key("ProvisionedThroughput");
-  WriteThroughput(t.throughput, t.pay_per_request, w);
-  w->Key("TableSizeBytes");
-  w->Int64(d.stats.size_bytes);
-  w->Key("ItemCount");
-  w->Int64(d.stats.item_count);
-  w->Key("TableArn");
-  w->String(t.arn);
-  w->Key("TableId");
-  w->String(t.table_id);
+  WriteCountsAndIdentity(d, w);
   WriteBillingModeSummary(t, w);
   w->EndObject();
   w->EndObject();

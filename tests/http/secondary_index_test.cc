@@ -350,6 +350,37 @@ TEST_F(IndexMaintenanceTest, PutOverwriteAndDeleteMoveEntries) {
   EXPECT_EQ(Strings{}, Entries("gpk_keys"));
 }
 
+// ReturnItemCollectionMetrics SIZE on a table with an LSI: every kind of write answers its item collection.
+TEST_F(IndexMaintenanceTest, WritesAnswerItemCollectionMetrics) {
+  const std::string metrics = Canonical(R"({"ItemCollectionKey":{"pk":{"S":"a"}},"SizeEstimateRangeGB":[0.0,1.0]})");
+  HttpResult r = server_.Call("PutItem", R"({"TableName":"tab","Item":{"pk":{"S":"a"},"sk":{"N":"1"}},)"
+                                         R"("ReturnItemCollectionMetrics":"SIZE"})");
+  ASSERT_EQ(200, r.status) << r.Describe();
+  ASSERT_TRUE(r.Has("ItemCollectionMetrics")) << r.body;
+  EXPECT_EQ(metrics, JsonText(r.json["ItemCollectionMetrics"]));
+  r = server_.Call("UpdateItem", R"({"TableName":"tab","Key":{"pk":{"S":"a"},"sk":{"N":"1"}},)"
+                                 R"("UpdateExpression":"SET v = :v","ExpressionAttributeValues":{":v":{"N":"1"}},)"
+                                 R"("ReturnItemCollectionMetrics":"SIZE"})");
+  ASSERT_TRUE(r.Has("ItemCollectionMetrics")) << r.body;
+  EXPECT_EQ(metrics, JsonText(r.json["ItemCollectionMetrics"]));
+  r = server_.Call("DeleteItem", R"({"TableName":"tab","Key":{"pk":{"S":"a"},"sk":{"N":"1"}},)"
+                                 R"("ReturnItemCollectionMetrics":"SIZE"})");
+  ASSERT_TRUE(r.Has("ItemCollectionMetrics")) << r.body;
+  EXPECT_EQ(metrics, JsonText(r.json["ItemCollectionMetrics"]));
+  r = server_.Call("BatchWriteItem", R"({"RequestItems":{"tab":[{"PutRequest":{"Item":{"pk":{"S":"a"},"sk":{"N":"2"}}}},)"
+                                     R"({"DeleteRequest":{"Key":{"pk":{"S":"a"},"sk":{"N":"3"}}}}]},)"
+                                     R"("ReturnItemCollectionMetrics":"SIZE"})");
+  ASSERT_TRUE(r.Has("ItemCollectionMetrics")) << r.body;
+  EXPECT_EQ("[" + metrics + "," + metrics + "]", JsonText(r.json["ItemCollectionMetrics"]["tab"]));
+  r = server_.Call("TransactWriteItems", R"({"TransactItems":[{"Put":{"TableName":"tab",)"
+                                         R"("Item":{"pk":{"S":"a"},"sk":{"N":"4"}}}}],"ReturnItemCollectionMetrics":"SIZE"})");
+  ASSERT_TRUE(r.Has("ItemCollectionMetrics")) << r.body;
+  EXPECT_EQ("[" + metrics + "]", JsonText(r.json["ItemCollectionMetrics"]["tab"]));
+  // Without the request, or on a table without LSIs, there is none.
+  r = server_.Call("PutItem", R"({"TableName":"tab","Item":{"pk":{"S":"a"},"sk":{"N":"1"}}})");
+  EXPECT_FALSE(r.Has("ItemCollectionMetrics"));
+}
+
 TEST_F(IndexMaintenanceTest, BatchWriteMaintainsEveryIndex) {
   HttpResult r = server_.Call("BatchWriteItem", R"({"RequestItems":{"tab":[
       {"PutRequest":{"Item":{"pk":{"S":"a"},"sk":{"N":"1"},"lsk":{"S":"x"},"gpk":{"S":"g"},"gsk":{"N":"1"}}}},
