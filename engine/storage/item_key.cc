@@ -106,7 +106,7 @@ Status ValidateItemKeyValues(const TableDefinition& table, const AttributeMap& i
   return ValidateIndexKeys(table, item);
 }
 
-Status ValidateItemKeys(const TableDefinition& table, const AttributeMap& item) {
+Status ValidateAttributeNames(const AttributeMap& item) {
   for (const auto& [name, value] : item) {
     if (name.empty()) return Status::Validation(std::string(kInvalidParameterPrefix) + "Empty attribute name");
     if (name.size() > kMaxAttributeNameBytes) {
@@ -114,6 +114,11 @@ Status ValidateItemKeys(const TableDefinition& table, const AttributeMap& item) 
                                 "Attribute name is too large, must be less than 65536 bytes");
     }
   }
+  return Status::OK();
+}
+
+Status ValidateItemKeys(const TableDefinition& table, const AttributeMap& item) {
+  DP_RETURN_IF_ERROR(ValidateAttributeNames(item));
   auto check = [&](const KeyAttribute& k, bool is_partition) -> Status {
     const AttributeValue* v = Find(item, k.name);
     if (!v)

@@ -23,9 +23,13 @@ constexpr size_t kMaxAttributeNameBytes = 65535;
 // declared types, else "The provided key element does not match the schema"; then empty values and sizes.
 Status ValidateKey(const KeySchema& schema, const AttributeMap& key);
 
+// Checks every attribute name of an item: not empty ("One or more parameter values were invalid: Empty attribute
+// name"), at most kMaxAttributeNameBytes.
+Status ValidateAttributeNames(const AttributeMap& item);
+
 // Checks the key attributes of a whole item (PutItem): "Missing the key a in the item", "Type mismatch for key
 // a expected: S actual: N", empty values, sizes. Also checks the item's index key attributes' types. Before
-// those, every attribute name: not empty, at most kMaxAttributeNameBytes.
+// those, ValidateAttributeNames.
 Status ValidateItemKeys(const TableDefinition& table, const AttributeMap& item);
 
 // The values of an item's table key attributes, pointing into the item (sort is null for a hash-only table).

@@ -139,7 +139,7 @@ TEST_F(TransactionsTest, InvalidKeysAreValidationErrorReasons) {
   EXPECT_EQ("none", Stored("ok"));
   r = Write({R"({"Delete":{"TableName":"items","Key":{"pk":{"S":""}}}})", PutAction(R"({"pk":{"S":"ok"}})"),
              R"({"ConditionCheck":{"TableName":"items","Key":{"pk":{"B":"AA=="}},)"
-             R"("ConditionExpression":"attribute_exists(pk)"}})"});
+             R"~("ConditionExpression":"attribute_exists(pk)"}})~"});
   EXPECT_EQ(kCanceledType, r.ErrorType()) << r.Describe();
   EXPECT_EQ("Transaction cancelled, please refer cancellation reasons for specific reasons [ValidationError, None, "
             "ValidationError]",

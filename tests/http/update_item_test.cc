@@ -342,8 +342,8 @@ TEST_F(UpdateErrorsTest, NamesStartWithALetterAndFunctionsNestAsDynamoDBAllows) 
 TEST_F(UpdateItemTest, NestedIfNotExistsAndValueAttributeTypeAreAccepted) {
   ASSERT_EQ(200, Put(R"({"pk":{"S":"a"},"l":{"L":[{"S":"x"}]}})").status);
   HttpResult r = Update(R"("UpdateExpression":"SET l = list_append(if_not_exists(l, :e), :w), )"
-                        R"(b = if_not_exists(b, if_not_exists(c, :v))",)"
-                        R"("ConditionExpression":"attribute_type(:v, :t)",)"
+                        R"~(b = if_not_exists(b, if_not_exists(c, :v))",)~"
+                        R"~("ConditionExpression":"attribute_type(:v, :t)",)~"
                         R"("ExpressionAttributeValues":{":e":{"L":[]},":w":{"L":[{"S":"y"}]},":v":{"S":"v"},)"
                         R"(":t":{"S":"S"}})");
   ASSERT_EQ(200, r.status) << r.Describe();
