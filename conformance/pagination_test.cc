@@ -252,14 +252,33 @@ TEST_F(SmallPages, ScanLimitEqualToRemainingGivesLekThenAnEmptyPage) {
 TEST_F(SmallPages, LimitBelowOneIsRejected) {
   Json q = QueryPk(name(), "p20");
   q.Set("Limit", 0);
+  // DynamoDB's current wording: the value is not echoed and the member is capitalised.
   EXPECT_TRUE(IsValidation(TheClient().Call("Query", q),
-                           "1 validation error detected: Value '0' at 'limit' failed to satisfy constraint: "
+                           "1 validation error detected: Value at 'Limit' failed to satisfy constraint: "
                            "Member must have value greater than or equal to 1"));
   Json s = ScanTable(name());
   s.Set("Limit", -1);
   EXPECT_TRUE(IsValidation(TheClient().Call("Scan", s),
-                           "1 validation error detected: Value '-1' at 'limit' failed to satisfy constraint: "
+                           "1 validation error detected: Value at 'Limit' failed to satisfy constraint: "
                            "Member must have value greater than or equal to 1"));
+}
+
+// KeyConditions conflicts only with KeyConditionExpression: beside a FilterExpression it is accepted, and
+// the mixing error names only the members that conflict.
+TEST_F(SmallPages, LegacyKeyConditionsGoWithAFilterExpression) {
+  Json q(R"({"KeyConditions":{"pk":{"ComparisonOperator":"EQ","AttributeValueList":[{"S":"p20"}]}},)"
+         R"("FilterExpression":"tag = :t","ExpressionAttributeValues":{":t":{"S":"hit"}},"ConsistentRead":true})");
+  q.Set("TableName", name());
+  Response r = TheClient().Call("Query", q);
+  ASSERT_TRUE(WellFormedPage(r)) << r.body;
+  EXPECT_EQ(Count(r), 4);
+  Json mixed(R"({"KeyConditions":{"pk":{"ComparisonOperator":"EQ","AttributeValueList":[{"S":"p20"}]}},)"
+             R"("QueryFilter":{"tag":{"ComparisonOperator":"EQ","AttributeValueList":[{"S":"hit"}]}},)"
+             R"("FilterExpression":"tag = :t","ExpressionAttributeValues":{":t":{"S":"hit"}}})");
+  mixed.Set("TableName", name());
+  EXPECT_TRUE(IsValidation(TheClient().Call("Query", mixed),
+                           "Can not use both expression and non-expression parameters in the same request: "
+                           "Non-expression parameters: {QueryFilter} Expression parameters: {FilterExpression}"));
 }
 
 // ---------------------------------------------------------------------------------------------------------

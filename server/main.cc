@@ -1,6 +1,7 @@
 // dynapage: a local DynamoDB-compatible server. See README.md.
 //
-//   dynapage [--port 8000] [--host 127.0.0.1] [--db-path DIR] [--max-page-bytes N] [--no-client-cpu-affinity]
+//   dynapage [--port 8000] [--host ADDR] [--db-path DIR] [--max-page-bytes N] [--max-connections N] [--cors LIST]
+//            [--no-client-cpu-affinity]
 
 #include <csignal>
 #include <cstdio>
@@ -9,6 +10,7 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "engine/database/database.h"
 #include "server/http/http_server.h"
@@ -22,10 +24,14 @@ const char kUsage[] =
     "\n"
     "Options:\n"
     "  --port N             port to listen on (default 8000; 0 picks a free port)\n"
-    "  --host ADDR          address to bind (default 127.0.0.1; use 0.0.0.0 to accept remote clients)\n"
+    "  --host ADDR          address to bind (default: 127.0.0.1 and ::1, both loopbacks; use 0.0.0.0 or ::\n"
+    "                       to accept remote clients)\n"
     "  --db-path DIR        keep data in DIR across restarts (default: in memory)\n"
     "  --max-page-bytes N   Query/Scan page size limit in bytes (default 1048576, DynamoDB's 1 MB);\n"
     "                       lower it to exercise pagination with little test data\n"
+    "  --max-connections N  answer 503 and close connections beyond N open ones (default: the open-file\n"
+    "                       limit, raised to its maximum at start-up, less 1024 kept for the database)\n"
+    "  --cors LIST          origins browsers may call from, comma-separated (default *: any); 'none': no CORS\n"
     "  --no-client-cpu-affinity\n"
     "                       let the scheduler place connection threads, instead of running each on the\n"
     "                       CPU its client sends from (which saves two cross-CPU wake-ups a request)\n"
@@ -46,14 +52,32 @@ int Fail(const std::string& message) {
   return 2;
 }
 
+// "a,b, c" -> {"a", "b", "c"}; "none" -> {}.
+std::vector<std::string> SplitOrigins(const std::string& list) {
+  std::vector<std::string> origins;
+  if (list == "none") return origins;
+  size_t begin = 0;
+  while (begin <= list.size()) {
+    size_t end = list.find(',', begin);
+    if (end == std::string::npos) end = list.size();
+    std::string origin = list.substr(begin, end - begin);
+    origin.erase(0, origin.find_first_not_of(' '));
+    origin.erase(origin.find_last_not_of(' ') + 1);
+    if (!origin.empty()) origins.push_back(origin);
+    begin = end + 1;
+  }
+  return origins;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string host = "127.0.0.1";
+  std::string host;  // empty: both loopback addresses
   long long port = 8000;
   dynapage::DatabaseOptions options;
   dynapage::ServiceOptions service;
   bool client_cpu_affinity = true;
+  dynapage::HttpOptions http;
   for (int i = 1; i < argc; i++) {
     std::string arg = argv[i];
     std::string value;
@@ -93,6 +117,15 @@ int main(int argc, char** argv) {
         return Fail("--max-page-bytes needs a positive number of bytes");
       }
       service.max_page_bytes = static_cast<uint64_t>(bytes);
+    } else if (arg == "--max-connections") {
+      long long count = 0;
+      if (!next(&value) || !ParseNumber(value.c_str(), 1, 1LL << 30, &count)) {
+        return Fail("--max-connections needs a positive number");
+      }
+      http.max_connections = static_cast<size_t>(count);
+    } else if (arg == "--cors") {
+      if (!next(&value) || value.empty()) return Fail("--cors needs a list of origins, '*' or 'none'");
+      http.cors_origins = SplitOrigins(value);
     } else if (arg == "--no-client-cpu-affinity" && !has_inline) {
       client_cpu_affinity = false;
     } else {
@@ -110,11 +143,14 @@ int main(int argc, char** argv) {
 
   // Listening before the database opens: a client that connects meanwhile is answered as soon as it is open,
   // instead of being refused and having to retry.
+  // Connections and RocksDB's files share the open-file limit: take all the system allows.
+  dynapage::RaiseOpenFileLimit();
+  http.follow_client_cpu = client_cpu_affinity;
   dynapage::HttpServer server;
-  server.set_follow_client_cpu(client_cpu_affinity);
-  int bound = server.Bind(host, static_cast<int>(port));
+  server.set_options(http);
+  int bound = host.empty() ? server.BindLoopback(static_cast<int>(port)) : server.Bind(host, static_cast<int>(port));
   if (bound < 0) {
-    std::fprintf(stderr, "dynapage: cannot listen on %s:%lld\n", host.c_str(), port);
+    std::fprintf(stderr, "dynapage: cannot listen on %s:%lld\n", host.empty() ? "localhost" : host.c_str(), port);
     return 1;
   }
   std::unique_ptr<dynapage::Database> db;
@@ -128,7 +164,10 @@ int main(int argc, char** argv) {
     sigwait(&signals, &sig);
     server.Stop();
   });
-  std::printf("dynapage %s listening on http://%s:%d (%s, max page %llu bytes)\n", DYNAPAGE_VERSION, host.c_str(),
+  // Scripts read the first address of this line: keep "listening on http://HOST:PORT" first.
+  std::string where = host.empty() ? "127.0.0.1:" + std::to_string(bound) + " and http://[::1]"
+                                   : (host.find(':') != std::string::npos ? "[" + host + "]" : host);
+  std::printf("dynapage %s listening on http://%s:%d (%s, max page %llu bytes)\n", DYNAPAGE_VERSION, where.c_str(),
               bound, options.path.empty() ? "in memory" : ("data in " + options.path).c_str(),
               static_cast<unsigned long long>(service.max_page_bytes));
   std::fflush(stdout);

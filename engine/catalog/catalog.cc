@@ -56,9 +56,22 @@ Status Catalog::Load() {
   return stats->status();
 }
 
+namespace {
+// The table name a request's TableName designates: itself, or the name at the end of a table ARN
+// (arn:aws:dynamodb:<region>:<account>:table/<name>), which data-plane operations accept too.
+const std::string& TableNameOf(const std::string& name, std::string* scratch) {
+  if (name.size() < 4 || name.compare(0, 4, "arn:") != 0) return name;
+  size_t at = name.find(":table/");
+  if (at == std::string::npos) return name;
+  scratch->assign(name, at + 7, std::string::npos);
+  return *scratch;
+}
+}  // namespace
+
 std::shared_ptr<const TableDefinition> Catalog::FindTable(const std::string& name) const {
   std::shared_lock<std::shared_mutex> lock(mu_);
-  auto it = tables_.find(name);
+  std::string scratch;
+  auto it = tables_.find(TableNameOf(name, &scratch));
   return it == tables_.end() ? nullptr : it->second;
 }
 

@@ -119,6 +119,19 @@ Status AddSecondaryIndex(const SecondaryIndexInput& input, TableDefinition* tabl
     return Status::Validation(std::string(kInvalidParameterPrefix) + "ProjectionType is " + type +
                               ", but NonKeyAttributes is specified");
   }
+  if (type == "INCLUDE" && !input.non_key_attributes) {
+    return Status::Validation(std::string(kInvalidParameterPrefix) +
+                              "ProjectionType is INCLUDE, but NonKeyAttributes is not specified");
+  }
+  if (input.non_key_attributes) {
+    const std::vector<std::string>& names = *input.non_key_attributes;
+    for (size_t i = 1; i < names.size(); i++) {
+      if (std::find(names.begin(), names.begin() + i, names[i]) != names.begin() + i) {
+        return Status::Validation(std::string(kInvalidParameterPrefix) + "Duplicate value in NonKeyAttributes: " +
+                                  names[i]);
+      }
+    }
+  }
   index.projection = type == "ALL"         ? ProjectionType::kAll
                      : type == "KEYS_ONLY" ? ProjectionType::kKeysOnly
                                            : ProjectionType::kInclude;

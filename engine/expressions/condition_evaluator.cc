@@ -144,7 +144,8 @@ bool EvaluateCondition(const ConditionExpr& c, const AttributeMap& item) {
     case ConditionExpr::Kind::kAttributeNotExists:
       return ResolvePath(item, c.operands[0].path) == nullptr;
     case ConditionExpr::Kind::kAttributeType: {
-      const AttributeValue* v = ResolvePath(item, c.operands[0].path);
+      AttributeValue scratch;
+      const AttributeValue* v = Resolve(c.operands[0], item, &scratch).value;
       return v != nullptr && v->type == c.attribute_type;
     }
     case ConditionExpr::Kind::kBeginsWith: {

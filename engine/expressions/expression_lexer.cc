@@ -6,9 +6,10 @@ namespace dynapage {
 
 namespace {
 
-bool IsIdentStart(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; }
+// A name starts with a letter ("_a" is a syntax error in DynamoDB); placeholders and later characters may use '_'.
+bool IsIdentStart(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); }
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-bool IsIdentPart(char c) { return IsIdentStart(c) || IsDigit(c); }
+bool IsIdentPart(char c) { return IsIdentStart(c) || IsDigit(c) || c == '_'; }
 bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
 // Length of the UTF-8 sequence starting with lead byte c (1 for a stray continuation or invalid byte).

@@ -109,6 +109,7 @@ class Binder {
           break;
         }
         case SyntaxPathElement::Kind::kIndex:
+          if (e.index >= kIndexOutOfRange) Record(kPathTooDeep, "List index is not within the allowable range");
           out->push_back(PathElement::Index(e.index));
           break;
       }
@@ -296,6 +297,12 @@ class Binder {
       Record(kMisusedFunction, "The function is not allowed to be used this way in an expression; function: size");
       return;
     }
+    if (known == nullptr && (f.name == "if_not_exists" || f.name == "list_append")) {
+      // UpdateExpression's functions are known, but have no place in a condition.
+      Record(kMisusedFunction, "The function is not allowed to be used this way in an expression; function: " +
+                                   View(f.name));
+      return;
+    }
     if (known == nullptr) {
       Record(kUnknownFunction, "Invalid function name; function: " + View(f.name));
       return;
@@ -308,7 +315,7 @@ class Binder {
         RequirePath(known->name, info[0]);
         break;
       case ConditionExpr::Kind::kAttributeType: {
-        RequirePath(known->name, info[0]);
+        // The first operand may be a value too (DynamoDB accepts attribute_type(:v, :t)).
         const OperandInfo& t = info[1];
         if (!t.type_known || t.type != AttrType::kS) {
           Record(kOperandType, std::string("Incorrect operand type for operator or function; operator or "
@@ -437,6 +444,14 @@ class Binder {
     }
     const char* name = if_not_exists ? "if_not_exists" : "list_append";
     if (!CheckArity(name, s.args.size(), 2)) return;
+    if (list_append) {
+      for (const SyntaxOperand& arg : s.args) {
+        if (arg.kind == SyntaxOperand::Kind::kFunction && arg.name == "list_append") {
+          Record(kMisusedFunction,
+                 "The function is not allowed to be used this way in an expression; function: list_append");
+        }
+      }
+    }
     if (if_not_exists) {
       RequirePath(name, args_info[0]);
       if (args_info[1].type_known) {

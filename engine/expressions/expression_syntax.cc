@@ -321,10 +321,11 @@ bool SyntaxParser::ParsePath(SyntaxPath* out) {
       const Token& num = Peek();
       uint64_t value = 0;
       bool ok = num.kind == TokenKind::kNumber;
-      for (uint32_t i = num.begin; ok && i < num.end; i++) {
+      // An index past an int's range is kept as kIndexOutOfRange, for the binder to refuse with DynamoDB's message.
+      for (uint32_t i = num.begin; ok && i < num.end && value <= kIndexOutOfRange; i++) {
         value = value * 10 + static_cast<uint64_t>(text_[i] - '0');
-        if (value > std::numeric_limits<uint32_t>::max()) ok = false;
       }
+      if (value > kIndexOutOfRange) value = kIndexOutOfRange;
       if (!ok) {
         Fail();
         pos_ = save;

@@ -39,6 +39,9 @@
 
 namespace dynapage {
 
+// The index a path element holds when its number is past an int's range (2^31 - 1).
+inline constexpr uint32_t kIndexOutOfRange = 0x80000000u;
+
 struct SyntaxPathElement {
   enum class Kind : uint8_t { kName, kPlaceholder, kIndex };
   Kind kind = Kind::kName;

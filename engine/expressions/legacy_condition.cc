@@ -127,11 +127,15 @@ Status ValidateValues(const std::string& op, const std::vector<AttributeValue>& 
       }
     }
   }
-  if (op == "BETWEEN") {
-    if (values[0].type != values[1].type) {
-      return Status::Validation(std::string(kInvalidParameterPrefix) +
-                                "AttributeValues inside AttributeValueList must be of same type");
+  if (op == "BETWEEN" || op == "IN") {
+    for (const AttributeValue& v : values) {
+      if (v.type != values[0].type) {
+        return Status::Validation(std::string(kInvalidParameterPrefix) +
+                                  "AttributeValues inside AttributeValueList must be of same type");
+      }
     }
+  }
+  if (op == "BETWEEN") {
     if (CompareOrdered(values[0], values[1]) > 0) {
       return Status::Validation(
           "The BETWEEN condition was provided a range where the lower bound is greater than the upper bound");
@@ -174,6 +178,14 @@ Status ConvertLegacyExpected(const std::vector<LegacyCondition>& expected, bool 
       std::vector<AttributeValue> values = c.values;
       if (!c.has_values && c.value) values.push_back(*c.value);
       DP_RETURN_IF_ERROR(ValidateValues(c.comparison_operator, values));
+      if (c.comparison_operator == "NOT_CONTAINS") {
+        // In Expected (unlike a filter), NOT_CONTAINS fails on a missing attribute.
+        std::vector<std::unique_ptr<ConditionExpr>> both;
+        both.push_back(Function(ConditionExpr::Kind::kAttributeExists, c.attribute, {}));
+        both.push_back(Convert(c.attribute, c.comparison_operator, values));
+        terms.push_back(Combine(std::move(both), false));
+        continue;
+      }
       terms.push_back(Convert(c.attribute, c.comparison_operator, values));
       continue;
     }

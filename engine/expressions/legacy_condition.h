@@ -8,11 +8,11 @@
 //   LT, LE, GT, GE          1 value: S, N or B
 //   CONTAINS, NOT_CONTAINS  1 value: S, N, B, BOOL or NULL (an element, not a set, list or map)
 //   BEGINS_WITH             1 value: S or B
-//   IN                      1 or more values: S, N or B
+//   IN                      1 or more values of one type among S, N, B
 //   BETWEEN                 2 values of one type among S, N, B, lower <= upper
 //   NULL, NOT_NULL          no value
-// NE and NOT_CONTAINS are true for a missing attribute, as their expression counterparts ("<>",
-// NOT contains()) are.
+// NE and NOT_CONTAINS are true for a missing attribute in a filter, as their expression counterparts ("<>",
+// NOT contains()) are; in Expected, NOT_CONTAINS fails on a missing attribute, as DynamoDB's does.
 
 #ifndef DYNAPAGE_ENGINE_EXPRESSIONS_LEGACY_CONDITION_H_
 #define DYNAPAGE_ENGINE_EXPRESSIONS_LEGACY_CONDITION_H_

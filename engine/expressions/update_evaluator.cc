@@ -233,7 +233,16 @@ Status ApplyUpdate(const UpdateExpr& update, UpdateDialect dialect, AttributeMap
   for (size_t i = 0; i < update.set_actions.size(); i++) {
     DP_RETURN_IF_ERROR(EvaluateSet(update.set_actions[i], *item, wrong_type, &values[i]));
   }
-  for (size_t i = 0; i < update.set_actions.size(); i++) {
+  // SET paths never overlap, so their order matters only where several append past a list's end: DynamoDB
+  // appends those in index order (a[17] before a[37]), whatever the expression's order.
+  std::vector<size_t> order(update.set_actions.size());
+  for (size_t i = 0; i < order.size(); i++) order[i] = i;
+  if (order.size() > 1) {
+    std::stable_sort(order.begin(), order.end(), [&update](size_t a, size_t b) {
+      return PathLess(update.set_actions[a].path, update.set_actions[b].path);
+    });
+  }
+  for (size_t i : order) {
     Slot slot;
     DP_RETURN_IF_ERROR(FindSlot(item, update.set_actions[i].path, &slot));
     slot.Put(std::move(values[i]));

@@ -1,5 +1,7 @@
 #include "engine/expressions/write_condition.h"
 
+#include "engine/base/messages.h"
+
 #include "engine/expressions/condition_evaluator.h"
 #include "engine/expressions/expression_ast.h"
 #include "engine/expressions/expression_attributes.h"
@@ -13,6 +15,10 @@ Status WriteCondition::Prepare(ExpressionAttributes* attrs) {
     std::unique_ptr<ConditionExpr> condition;
     DP_RETURN_IF_ERROR(ParseCondition(*expression, "ConditionExpression", attrs, &condition));
     parsed = std::move(condition);
+  } else if (conditional_operator && (!expected || expected->empty())) {
+    // The wording is ours: DynamoDB's was not recorded (docs/behaviour.md).
+    return Status::Validation(std::string(kInvalidParameterPrefix) +
+                              "ConditionalOperator can only be used when Expected is present");
   } else if (expected && !expected->empty()) {
     std::unique_ptr<ConditionExpr> condition;
     bool use_or = conditional_operator && *conditional_operator == "OR";

@@ -42,6 +42,8 @@ bool WireItem::FromJson(const rapidjson::Value& json, WireItem* out) {
     if (!ScalarType(m->value, &a.type)) return false;
     const rapidjson::Value& v = m->value.MemberBegin()->value;
     a.name = View(m->name);
+    // A name DynamoDB refuses: left to the full decoding, which says why.
+    if (a.name.empty() || a.name.size() > 65535) return false;
     if (a.type == AttrType::kS) {
       a.text = View(v);
     } else if (a.type == AttrType::kN) {

@@ -41,14 +41,17 @@ Status CheckSelect(const ReadRequest& r, ReadKind kind) {
 Status CheckMixedParameters(const ReadRequest& r, ReadKind kind,
                             const std::optional<std::string>* key_condition_expression,
                             const std::optional<std::vector<LegacyCondition>>* key_conditions) {
+  // KeyConditions conflicts only with KeyConditionExpression: DynamoDB accepts it beside a FilterExpression or a
+  // ProjectionExpression, and names it only when KeyConditionExpression is there too.
   std::vector<std::string> legacy, modern;
+  const bool has_key_expression = key_condition_expression && *key_condition_expression;
   if (r.attributes_to_get) legacy.push_back("AttributesToGet");
   if (r.legacy_filter) legacy.push_back(kind == ReadKind::kQuery ? "QueryFilter" : "ScanFilter");
   if (r.conditional_operator) legacy.push_back("ConditionalOperator");
-  if (key_conditions && *key_conditions) legacy.push_back("KeyConditions");
+  if (key_conditions && *key_conditions && has_key_expression) legacy.push_back("KeyConditions");
   if (r.projection_expression) modern.push_back("ProjectionExpression");
   if (r.filter_expression) modern.push_back("FilterExpression");
-  if (key_condition_expression && *key_condition_expression) modern.push_back("KeyConditionExpression");
+  if (has_key_expression) modern.push_back("KeyConditionExpression");
   if (legacy.empty() || modern.empty()) return Status::OK();
   return Status::Validation(ExpressionAttributes::MixedParametersMessage(legacy, modern));
 }
@@ -141,7 +144,15 @@ Status PrepareRead(const Catalog& catalog, const ReadRequest& r, ReadKind kind,
     }
     bool all_attributes = r.select && *r.select == "ALL_ATTRIBUTES";
     if (plan->index->projection != ProjectionType::kAll) {
-      if (!plan->index->global) {
+      if (plan->index->global) {
+        // A GSI cannot fetch from the table: asking for what it does not hold is an error, not an empty item.
+        for (const auto& p : plan->projection) {
+          if (!p.empty() && !p[0].is_index && !plan->index->Projects(p[0].name, plan->table->key)) {
+            return Status::Validation(std::string(kInvalidParameterPrefix) + "Global secondary index " +
+                                      plan->index->name + " does not project the attribute " + p[0].name);
+          }
+        }
+      } else {
         bool outside = all_attributes;
         for (const auto& p : plan->projection) {
           if (!p.empty() && !p[0].is_index && !plan->index->Projects(p[0].name, plan->table->key)) outside = true;

@@ -25,13 +25,31 @@ Status TransactGetItems(const Catalog& catalog, const RequestContext& ctx,
   }
   std::vector<ItemRead> reads(actions.size());
   std::set<std::string> items;
+  // A key that fails validation cancels the transaction, with ValidationError as that Get's reason.
+  result->cancellation_messages.assign(actions.size(), std::string());
+  std::string codes;
+  bool any_invalid_key = false;
   for (size_t i = 0; i < actions.size(); i++) {
     auto table = catalog.FindTable(actions[i].table_name);
     if (!table) return Status::NotFound(kResourceNotFound);
-    DP_RETURN_IF_ERROR(ValidateKey(table->key, actions[i].key));
-    if (!items.insert(TableItemKey(*table, actions[i].key)).second) return Status::Validation(kMultipleOperations);
     reads[i].table = table;
     reads[i].key = actions[i].key;
+    Status key_status = ValidateKey(table->key, actions[i].key);
+    codes += std::string(i ? ", " : "") + (key_status.ok() ? "None" : "ValidationError");
+    if (!key_status.ok()) {
+      result->cancellation_messages[i] = key_status.message();
+      any_invalid_key = true;
+    }
+  }
+  if (any_invalid_key) {
+    return Status::Error(ErrorCode::kTransactionCanceled,
+                         "Transaction cancelled, please refer cancellation reasons for specific reasons [" + codes + "]");
+  }
+  result->cancellation_messages.clear();
+  for (size_t i = 0; i < actions.size(); i++) {
+    if (!items.insert(TableItemKey(*reads[i].table, actions[i].key)).second) {
+      return Status::Validation(kMultipleOperations);
+    }
   }
   DP_RETURN_IF_ERROR(ReadTableItems(catalog.storage(), &reads));
   result->items.assign(actions.size(), std::nullopt);

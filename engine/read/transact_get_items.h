@@ -29,6 +29,9 @@ struct TransactGetAction {
 struct TransactGetResult {
   std::vector<std::optional<AttributeMap>> items;  // one per action; empty where there is no item
   std::vector<ConsumedCapacity> capacity;          // by table
+  // On TransactionCanceled (a Get whose key fails validation): one entry per action, empty for the reason
+  // None, else the message of its ValidationError.
+  std::vector<std::string> cancellation_messages;
 };
 
 Status TransactGetItems(const Catalog& catalog, const RequestContext& ctx,

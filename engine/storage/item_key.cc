@@ -106,7 +106,19 @@ Status ValidateItemKeyValues(const TableDefinition& table, const AttributeMap& i
   return ValidateIndexKeys(table, item);
 }
 
+Status ValidateAttributeNames(const AttributeMap& item) {
+  for (const auto& [name, value] : item) {
+    if (name.empty()) return Status::Validation(std::string(kInvalidParameterPrefix) + "Empty attribute name");
+    if (name.size() > kMaxAttributeNameBytes) {
+      return Status::Validation(std::string(kInvalidParameterPrefix) +
+                                "Attribute name is too large, must be less than 65536 bytes");
+    }
+  }
+  return Status::OK();
+}
+
 Status ValidateItemKeys(const TableDefinition& table, const AttributeMap& item) {
+  DP_RETURN_IF_ERROR(ValidateAttributeNames(item));
   auto check = [&](const KeyAttribute& k, bool is_partition) -> Status {
     const AttributeValue* v = Find(item, k.name);
     if (!v)
@@ -145,12 +157,17 @@ std::string TableItemKey(const TableDefinition& table, const TableKeyValues& key
 
 bool IndexEntryKey(const TableDefinition& table, const IndexDefinition& index, const AttributeMap& item,
                    std::string* key) {
+  // A value a write would refuse as an index key (writes check first; an index backfill finds such items in
+  // the table) gives no entry.
+  auto usable = [](const AttributeValue* v, AttrType type, size_t max_bytes) {
+    return v && v->type == type && (type == AttrType::kN || (!v->scalar.empty() && ValueSize(*v) <= max_bytes));
+  };
   const AttributeValue* ipk = Find(item, index.key.hash.name);
-  if (!ipk || ipk->type != index.key.hash.type) return false;
+  if (!usable(ipk, index.key.hash.type, kMaxPartitionKeyBytes)) return false;
   const AttributeValue* isk = nullptr;
   if (index.key.range) {
     isk = Find(item, index.key.range->name);
-    if (!isk || isk->type != index.key.range->type) return false;
+    if (!usable(isk, index.key.range->type, kMaxSortKeyBytes)) return false;
   }
   *key = ItemKey(index.keyspace, *ipk, isk);
   AppendKeyPart(item.at(table.key.hash.name), key);

@@ -17,13 +17,19 @@ namespace dynapage {
 
 constexpr size_t kMaxPartitionKeyBytes = 2048;
 constexpr size_t kMaxSortKeyBytes = 1024;
+constexpr size_t kMaxAttributeNameBytes = 65535;
 
 // Checks a Key parameter (GetItem, DeleteItem, UpdateItem, BatchGetItem…): exactly the key attributes, of the
 // declared types, else "The provided key element does not match the schema"; then empty values and sizes.
 Status ValidateKey(const KeySchema& schema, const AttributeMap& key);
 
+// Checks every attribute name of an item: not empty ("One or more parameter values were invalid: Empty attribute
+// name"), at most kMaxAttributeNameBytes.
+Status ValidateAttributeNames(const AttributeMap& item);
+
 // Checks the key attributes of a whole item (PutItem): "Missing the key a in the item", "Type mismatch for key
-// a expected: S actual: N", empty values, sizes. Also checks the item's index key attributes' types.
+// a expected: S actual: N", empty values, sizes. Also checks the item's index key attributes' types. Before
+// those, ValidateAttributeNames.
 Status ValidateItemKeys(const TableDefinition& table, const AttributeMap& item);
 
 // The values of an item's table key attributes, pointing into the item (sort is null for a hash-only table).
@@ -58,8 +64,9 @@ std::string TableItemKey(const TableDefinition& table, const AttributeMap& item)
 // The same from the key values FindTableKeyAttributes found, without looking them up again.
 std::string TableItemKey(const TableDefinition& table, const TableKeyValues& keys);
 
-// The storage key of item's entry in index; false if the item lacks an index key attribute (or it has the
-// wrong type, which ValidateItemKeys refuses before any write).
+// The storage key of item's entry in index; false if the item lacks an index key attribute, or its value could
+// not be an index key (wrong type, empty, over the key size limits: writes refuse those first, but an index
+// created later finds them in the table).
 bool IndexEntryKey(const TableDefinition& table, const IndexDefinition& index, const AttributeMap& item,
                    std::string* key);
 

@@ -67,9 +67,13 @@ Status BatchWriteItem(WritePath& write_path, const RequestContext& ctx, BatchWri
                     ? ValidateTableKeyValues(table->key, put_keys)
                     : Status::Validation(kNoMatch);
       } else if (e.is_put) {
-        valid = FindTableKeyAttributes(table->key, e.item_or_key, &put_keys)
-                    ? ValidateItemKeyValues(*table, e.item_or_key, put_keys)
-                    : Status::Validation(kNoMatch);
+        // A WireItem holds only names DynamoDB accepts; an AttributeMap is checked.
+        valid = ValidateAttributeNames(e.item_or_key);
+        if (valid.ok()) {
+          valid = FindTableKeyAttributes(table->key, e.item_or_key, &put_keys)
+                      ? ValidateItemKeyValues(*table, e.item_or_key, put_keys)
+                      : Status::Validation(kNoMatch);
+        }
       } else {
         valid = ValidateKey(table->key, e.item_or_key);
       }

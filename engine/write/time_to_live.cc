@@ -18,6 +18,10 @@ Status UpdateTimeToLive(WritePath& write_path, const RequestContext& ctx, const 
         bool on = !current.ttl_attribute.empty();
         if (enabled && on) return Status::Validation("TimeToLive is already enabled");
         if (!enabled && !on) return Status::Validation("TimeToLive is already disabled");
+        if (!enabled && attribute != current.ttl_attribute) {
+          return Status::Validation("TimeToLive is active on a different AttributeName: current AttributeName is " +
+                                    current.ttl_attribute);
+        }
         next->ttl_attribute = enabled ? attribute : std::string();
         return Status::OK();
       },

@@ -13,6 +13,8 @@ namespace dynapage {
 namespace {
 
 const char kMultipleOperations[] = "Transaction request cannot include multiple operations on one item";
+// The most a transaction's items may weigh together (DynamoDB's documented 4 MB).
+constexpr size_t kMaxTransactionBytes = 4 * 1024 * 1024;
 
 // The single-item request an action is checked as. Prepared writes refer to it, so it lives for the whole call.
 struct ActionRequest {
@@ -90,6 +92,22 @@ bool CancellationReasons(const std::vector<TransactWriteAction>& actions, const 
   return true;
 }
 
+// The checks of an action's key (a Put's item keys) that DynamoDB reports as that action's ValidationError
+// cancellation reason, not as an error of the request. A missing table is left to PrepareAction.
+Status CheckActionKey(const Catalog& catalog, const TransactWriteAction& a) {
+  auto table = catalog.FindTable(a.table_name);
+  if (!table) return Status::OK();
+  return a.kind == TransactWriteAction::Kind::kPut ? ValidateItemKeys(*table, a.item_or_key)
+                                                   : ValidateKey(table->key, a.item_or_key);
+}
+
+Status Cancelled(const std::vector<CancellationReason>& reasons) {
+  std::string codes;
+  for (const CancellationReason& r : reasons) codes += (codes.empty() ? "" : ", ") + r.code;
+  return Status::Error(ErrorCode::kTransactionCanceled,
+                       "Transaction cancelled, please refer cancellation reasons for specific reasons [" + codes + "]");
+}
+
 }  // namespace
 
 Status TransactWriteItems(WritePath& write_path, const RequestContext& ctx, const TransactWriteRequest& request,
@@ -100,6 +118,11 @@ Status TransactWriteItems(WritePath& write_path, const RequestContext& ctx, cons
   }
   result->capacity.clear();
   result->cancellation_reasons.clear();
+  size_t aggregate_size = 0;
+  for (const TransactWriteAction& a : actions) aggregate_size += ItemSize(a.item_or_key);
+  if (aggregate_size > kMaxTransactionBytes) {
+    return Status::Validation("Transaction request size has exceeded the maximum allowed size of 4 MB");
+  }
 
   // Held from the token lookup until the outcome is recorded (see client_token_cache.h).
   std::unique_lock<std::mutex> token_lock;
@@ -121,11 +144,23 @@ Status TransactWriteItems(WritePath& write_path, const RequestContext& ctx, cons
   std::vector<ActionRequest> requests(actions.size());
   std::vector<ItemWrite> writes(actions.size());
   std::set<std::string> items;
+  std::vector<Status> invalid_keys(actions.size());
+  bool any_invalid_key = false;
   for (size_t i = 0; i < actions.size(); i++) {
+    invalid_keys[i] = CheckActionKey(write_path.catalog(), actions[i]);
+    if (!invalid_keys[i].ok()) {
+      any_invalid_key = true;
+      continue;
+    }
     DP_RETURN_IF_ERROR(PrepareAction(write_path, actions[i], &requests[i], &writes[i]));
     if (!items.insert(writes[i].storage_key).second) {
       return Status::Validation(kMultipleOperations);
     }
+  }
+  if (any_invalid_key) {
+    Status other;
+    if (!CancellationReasons(actions, writes, invalid_keys, &result->cancellation_reasons, &other)) return other;
+    return Cancelled(result->cancellation_reasons);
   }
 
   std::vector<Status> statuses;
@@ -136,11 +171,7 @@ Status TransactWriteItems(WritePath& write_path, const RequestContext& ctx, cons
     if (!any_failed) return s;
     Status other;
     if (!CancellationReasons(actions, writes, statuses, &result->cancellation_reasons, &other)) return other;
-    std::string codes;
-    for (const CancellationReason& r : result->cancellation_reasons) codes += (codes.empty() ? "" : ", ") + r.code;
-    return Status::Error(ErrorCode::kTransactionCanceled,
-                         "Transaction cancelled, please refer cancellation reasons for specific reasons [" + codes +
-                             "]");
+    return Cancelled(result->cancellation_reasons);
   }
 
   for (size_t i = 0; i < writes.size(); i++) {

@@ -86,9 +86,14 @@ Status PrepareUpdateItem(WritePath& write_path, const UpdateItemRequest& request
   write->table = table;
   write->storage_key = TableItemKey(*table, request.key);
   const AttributeMap& key = request.key;
-  write->mutate = [condition, update, dialect, &key, table](const AttributeMap* current,
-                                                            std::optional<AttributeMap>* next) {
+  // An update that only removes (REMOVE, DELETE) leaves a missing item missing; SET, ADD or no action at all
+  // creates it (docs/behaviour.md).
+  const bool only_removes = update->set_actions.empty() && update->add_actions.empty() &&
+                            (!update->remove_actions.empty() || !update->delete_actions.empty());
+  write->mutate = [condition, update, dialect, &key, table, only_removes](const AttributeMap* current,
+                                                                          std::optional<AttributeMap>* next) {
     DP_RETURN_IF_ERROR(condition.Check(current));
+    if (current == nullptr && only_removes) return Status::OK();
     AttributeMap item = current ? *current : key;
     DP_RETURN_IF_ERROR(ApplyUpdate(*update, dialect, &item));
     if (ItemSize(item) > kMaxItemSize) {

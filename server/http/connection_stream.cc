@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <poll.h>
 #include <sys/uio.h>
 
 #include <cerrno>
@@ -28,8 +29,12 @@ void AddressOf(const sockaddr_storage& addr, std::string& ip, int& port) {
 }
 }  // namespace
 
-ConnectionStream::ConnectionStream(socket_t sock, ClientCpuAffinity::Connection* client_cpu)
-    : sock_(sock), client_cpu_(client_cpu), read_buffer_(new char[kReadBufferBytes]) {}
+ConnectionStream::ConnectionStream(socket_t sock, ClientCpuAffinity::Connection* client_cpu,
+                                   std::chrono::milliseconds request_deadline)
+    : sock_(sock),
+      client_cpu_(client_cpu),
+      read_buffer_(new char[kReadBufferBytes]),
+      request_deadline_(request_deadline) {}
 
 // Reads block (up to the socket's receive timeout) instead of polling first: a poll() per read is a system
 // call per request that buys nothing on a blocking socket.
@@ -54,10 +59,7 @@ ssize_t ConnectionStream::ReadMore(char* ptr, size_t size) {
     if (failed_) return -1;
     // A large read (a request body) goes straight to the caller; small ones (header bytes) through the buffer.
     bool direct = size >= kReadBufferBytes;
-    ssize_t n;
-    do {
-      n = ::recv(sock_, direct ? ptr : read_buffer_.get(), direct ? size : kReadBufferBytes, 0);
-    } while (n < 0 && errno == EINTR);
+    ssize_t n = Receive(direct ? ptr : read_buffer_.get(), direct ? size : kReadBufferBytes);
     if (n <= 0) {
       if (n < 0) failed_ = true;
       return n;
@@ -71,6 +73,37 @@ ssize_t ConnectionStream::ReadMore(char* ptr, size_t size) {
   std::memcpy(ptr, read_buffer_.get() + read_begin_, take);
   read_begin_ += take;
   return static_cast<ssize_t>(take);
+}
+
+ssize_t ConnectionStream::Receive(char* into, size_t size) {
+  // Waiting for a new request blocks up to the socket's receive timeout (the keep-alive time).
+  if (!mid_request_) {
+    ssize_t n;
+    do {
+      n = ::recv(sock_, into, size, 0);
+    } while (n < 0 && errno == EINTR);
+    if (n > 0) mid_request_ = true;
+    return n;
+  }
+  // The rest of a request: usually already here. Otherwise wait, but not past the request's deadline.
+  while (true) {
+    ssize_t n = ::recv(sock_, into, size, MSG_DONTWAIT);
+    if (n >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) return n;
+    if (errno == EINTR) continue;
+    auto now = std::chrono::steady_clock::now();
+    if (!waited_) {
+      waited_ = true;
+      deadline_ = now + request_deadline_;
+    }
+    if (now >= deadline_) {
+      deadline_passed_ = true;
+      errno = ETIMEDOUT;
+      return -1;
+    }
+    pollfd fd{sock_, POLLIN, 0};
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - now).count() + 1;
+    if (::poll(&fd, 1, static_cast<int>(left)) < 0 && errno != EINTR) return -1;
+  }
 }
 
 ssize_t ConnectionStream::write(const char* ptr, size_t size) {

@@ -6,7 +6,10 @@
 // more than a whole Query page of our own work. Here: reads come from a buffer refilled by one recv() of up to
 // kReadBufferBytes; writes are held and go out together with one send() (or writev() for a large body) when
 // the response is complete — that is, at Flush() or before the next recv(), so that an interim response
-// (100 Continue) is never held back. Time limits are the socket's SO_RCVTIMEO/SO_SNDTIMEO, set by the owner.
+// (100 Continue) is never held back. Time limits are the socket's SO_RCVTIMEO/SO_SNDTIMEO, set by the owner,
+// and the request deadline: once part of a request has arrived, the rest must arrive within request_deadline of
+// the first time a receive finds nothing waiting (a client trickling its head or body a byte at a time cannot hold
+// the connection). Only that slow case costs a poll(): a receive first looks without waiting.
 //
 // Not thread-safe: one connection, one thread.
 
@@ -17,6 +20,7 @@
 
 #include "server/http/client_cpu_affinity.h"
 
+#include <chrono>
 #include <memory>
 #include <string>
 
@@ -31,7 +35,8 @@ class ConnectionStream : public httplib::Stream {
 
   // REQUIRES: sock is a connected, blocking stream socket that outlives this object; so does client_cpu, if
   // given, which is told of every receive.
-  explicit ConnectionStream(socket_t sock, ClientCpuAffinity::Connection* client_cpu = nullptr);
+  explicit ConnectionStream(socket_t sock, ClientCpuAffinity::Connection* client_cpu = nullptr,
+                            std::chrono::milliseconds request_deadline = std::chrono::seconds(30));
 
   using httplib::Stream::write;
 
@@ -47,12 +52,21 @@ class ConnectionStream : public httplib::Stream {
 
   // Sends what is pending. Returns false if the connection failed.
   bool Flush();
+  // Between requests: what is received next starts a new request (and the next request deadline).
+  void EndRequest() {
+    mid_request_ = read_begin_ < read_end_;  // a pipelined request has begun already
+    waited_ = false;
+  }
+  // True if a receive failed because the request deadline passed.
+  bool deadline_passed() const { return deadline_passed_; }
 
  private:
   // read() beyond a byte already received. Kept out of line so that read()'s common case stays a few
   // instructions.
   [[gnu::noinline]] ssize_t ReadMore(char* ptr, size_t size);
   bool SendAll(const char* first, size_t first_size, const char* second, size_t second_size);
+  // recv() with the request deadline applied; returns as recv() does.
+  ssize_t Receive(char* into, size_t size);
 
   socket_t sock_;
   ClientCpuAffinity::Connection* client_cpu_;
@@ -61,6 +75,11 @@ class ConnectionStream : public httplib::Stream {
   size_t read_end_ = 0;
   std::string pending_;
   bool failed_ = false;
+  std::chrono::milliseconds request_deadline_;
+  bool mid_request_ = false;  // part of the current request has been received
+  bool waited_ = false;       // a receive of the current request found nothing waiting: deadline_ is set
+  bool deadline_passed_ = false;
+  std::chrono::steady_clock::time_point deadline_;
 };
 
 }  // namespace dynapage

@@ -3,60 +3,54 @@
 #include <httplib.h>
 #include <libdeflate.h>
 
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
+#include <cstring>
+#include <ctime>
 #include <random>
 #include <set>
 #include <thread>
 
 #include "server/http/client_cpu_affinity.h"
 #include "server/http/connection_stream.h"
+#include "server/http/content_encoding.h"
 #include "server/operations/operation_table.h"
 
 namespace dynapage {
 
 namespace {
-constexpr int kMaxConnections = 4096;
 constexpr auto kShutdownGrace = std::chrono::milliseconds(500);
+// A connection thread's stack. The kernel gives a thread only the stack pages it touches, so the size costs no
+// memory by itself; it bounds how deep a request's work may go.
+constexpr size_t kConnectionStackBytes = 8 * 1024 * 1024;
+// Open files kept for the database, the listeners and the process when the connection limit is derived from the
+// open-file limit.
+constexpr size_t kReservedFiles = 1024;
 
-// A thread per connection, created when the connection is accepted. The count is shared with the threads so
-// that a thread outliving the queue (an idle keep-alive connection at shutdown) touches nothing freed.
-class ConnectionThreads : public httplib::TaskQueue {
- public:
-  bool enqueue(std::function<void()> fn) override {
-    std::shared_ptr<State> state = state_;
-    {
-      std::unique_lock<std::mutex> lock(state->mu);
-      state->changed.wait(lock, [&] { return state->active < kMaxConnections; });
-      state->active++;
-    }
-    std::thread([state, fn = std::move(fn)] {
-      fn();
-      std::lock_guard<std::mutex> lock(state->mu);
-      state->active--;
-      state->changed.notify_all();
-    }).detach();
-    return true;
-  }
+const char kJsonType[] = "application/x-amz-json-1.0";
+const char kExposedHeaders[] = "x-amzn-RequestId, x-amz-crc32";
 
-  // Gives open connections a moment to end; idle keep-alive connections are not waited for.
-  void shutdown() override {
-    std::unique_lock<std::mutex> lock(state_->mu);
-    state_->changed.wait_for(lock, kShutdownGrace, [&] { return state_->active == 0; });
-  }
-
- private:
-  struct State {
-    std::mutex mu;
-    std::condition_variable changed;
-    int active = 0;
-  };
-  std::shared_ptr<State> state_ = std::make_shared<State>();
+// What the framing checks found out about the request being served on this thread. cpp-httplib gives its
+// callbacks no handle on the connection, and a connection is served by one thread at a time, request by request:
+// each request's state is set when its head has been read (CheckFraming) and reset when it is answered.
+struct Exchange {
+  int refusal_status = 0;            // non-zero: the request is refused with this status before its body is read
+  const char* refusal = nullptr;     // why, for the error's message
+  bool close_connection = false;     // the answer closes the connection: framing is lost, or the body is unread
+  ContentEncoding encoding = ContentEncoding::kIdentity;  // of the body, which the handler decodes
 };
+thread_local Exchange t_exchange;
 
 // x-amzn-RequestId: 52 characters of [0-9A-Z], as DynamoDB's.
 std::string NewRequestId() {
@@ -85,8 +79,8 @@ bool EqualsIgnoringCase(const std::string& a, const char* b, size_t b_size) {
 
 // One pass over the headers, the first of repeated ones counting (as in Request::get_header_value): each of
 // cpp-httplib's lookups would compare names through tolower() per character.
-void ReadWireHeaders(const httplib::Headers& headers, WireRequest* w) {
-  bool have_type = false, have_target = false, have_authorization = false;
+void ReadWireHeaders(const httplib::Headers& headers, WireRequest* w, std::string_view* origin) {
+  bool have_type = false, have_target = false, have_authorization = false, have_host = false, have_origin = false;
   for (const auto& [name, value] : headers) {
     if (!have_type && EqualsIgnoringCase(name, "content-type", 12)) {
       w->content_type = value;
@@ -97,17 +91,167 @@ void ReadWireHeaders(const httplib::Headers& headers, WireRequest* w) {
     } else if (!have_authorization && EqualsIgnoringCase(name, "authorization", 13)) {
       w->authorization = value;
       have_authorization = true;
+    } else if (!have_host && EqualsIgnoringCase(name, "host", 4)) {
+      w->host = value;
+      have_host = true;
+    } else if (!have_origin && EqualsIgnoringCase(name, "origin", 6)) {
+      *origin = value;
+      have_origin = true;
     } else if (EqualsIgnoringCase(name, "x-amz-date", 10) || EqualsIgnoringCase(name, "date", 4)) {
       w->has_amz_date = true;
     }
   }
 }
+
+bool AllDigits(const std::string& s) {
+  if (s.empty() || s.size() > 19) return false;
+  for (char c : s) {
+    if (c < '0' || c > '9') return false;
+  }
+  return true;
+}
+
+// RFC 9112 §6: the body's length must be known without doubt before it is read. Called for every request once
+// its head is parsed, before its body is read; records a refusal in t_exchange (answered by the pre-routing
+// handler), takes a Content-Encoding off the headers (the handler decodes the body; cpp-httplib would inflate it
+// without a size limit), and gives a request without Content-Length or Transfer-Encoding an empty body
+// (cpp-httplib would read it until the client closes).
+void CheckFraming(httplib::Request& req) {
+  Exchange& x = t_exchange;
+  const std::string* length = nullptr;
+  const std::string* encoding = nullptr;
+  int lengths = 0, transfer_encodings = 0, content_encodings = 0;
+  for (const auto& [name, value] : req.headers) {
+    // Cheap filters first: these three names have lengths 14, 16 and 17.
+    if (name.size() == 14 && EqualsIgnoringCase(name, "content-length", 14)) {
+      if (length && *length != value) {
+        x.refusal_status = 400;
+        x.refusal = "Conflicting Content-Length headers";
+        return;
+      }
+      length = &value;
+      lengths++;
+    } else if (name.size() == 17 && EqualsIgnoringCase(name, "transfer-encoding", 17)) {
+      transfer_encodings++;
+      if (!(value.size() == 7 && EqualsIgnoringCase(value, "chunked", 7)) || transfer_encodings > 1) {
+        x.refusal_status = 400;
+        x.refusal = "Unsupported Transfer-Encoding: only chunked is accepted";
+        return;
+      }
+    } else if (name.size() == 16 && EqualsIgnoringCase(name, "content-encoding", 16)) {
+      encoding = &value;
+      content_encodings++;
+    }
+  }
+  if (length && transfer_encodings > 0) {
+    x.refusal_status = 400;
+    x.refusal = "A request may not have both Content-Length and Transfer-Encoding";
+    return;
+  }
+  if (length && !AllDigits(*length)) {
+    x.refusal_status = 400;
+    x.refusal = "Invalid Content-Length";
+    return;
+  }
+  if (length && std::strtoull(length->c_str(), nullptr, 10) > kMaxRequestBytes) {
+    x.refusal_status = 413;
+    return;
+  }
+  if (encoding) {
+    x.encoding = content_encodings == 1 ? ParseContentEncoding(*encoding) : ContentEncoding::kUnknown;
+    if (x.encoding == ContentEncoding::kUnknown) {
+      x.refusal_status = 400;
+      x.refusal = "Unsupported Content-Encoding: gzip, deflate and identity are accepted";
+      return;
+    }
+    req.headers.erase("Content-Encoding");
+  }
+  if (!length && transfer_encodings == 0) req.headers.emplace("Content-Length", "0");
+}
+
+// The JSON error body of an answer cpp-httplib makes itself (a refused request), in DynamoDB's form.
+std::string RefusalBody(int status, const char* reason) {
+  std::string type, message;
+  const char* message_key = "message";
+  if (status == 413) {
+    type = "com.amazon.coral.service#RequestEntityTooLargeException";
+    message = "Request size exceeds " + std::to_string(kMaxRequestBytes) + " bytes";
+  } else if (status == 503) {
+    type = "com.amazon.coral.service#ServiceUnavailableException";
+    message = reason ? reason : "The server is shutting down";
+  } else {
+    type = "com.amazon.coral.service#SerializationException";
+    message = reason ? reason : "Malformed HTTP request";
+    message_key = "Message";  // SerializationException's spelling (docs/behaviour.md §8.3)
+  }
+  return R"({"__type":")" + type + R"(",")" + message_key + R"(":")" + message + R"("})";
+}
+
+// "Date: Wed, 25 Nov 2026 10:49:15 GMT\r\n" for now, formatted once a second per thread.
+const std::string& DateHeaderLine() {
+  thread_local time_t formatted_at = -1;
+  thread_local std::string line;
+  time_t now = std::time(nullptr);
+  if (now != formatted_at) {
+    tm parts;
+    gmtime_r(&now, &parts);
+    char text[64];
+    size_t n = std::strftime(text, sizeof(text), "Date: %a, %d %b %Y %H:%M:%S GMT\r\n", &parts);
+    line.assign(text, n);
+    formatted_at = now;
+  }
+  return line;
+}
+
+bool OriginAllowed(const std::vector<std::string>& origins, std::string_view origin) {
+  for (const std::string& allowed : origins) {
+    if (allowed == origin) return true;
+  }
+  return false;
+}
+
+// Writes all of text to sock, best effort (a refusal to a client that may not read it).
+void SendBestEffort(int sock, const std::string& text) {
+  size_t sent = 0;
+  while (sent < text.size()) {
+    ssize_t n = ::send(sock, text.data() + sent, text.size() - sent, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (n <= 0) return;
+    sent += static_cast<size_t>(n);
+  }
+}
+
+// The whole answer to a connection over the limit: 503 with a JSON error, and the connection closes.
+std::string OverLimitAnswer(size_t max_connections) {
+  std::string body = RefusalBody(503, ("Too many open connections: this server accepts at most " +
+                                       std::to_string(max_connections) + " (--max-connections)")
+                                          .c_str());
+  return "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Type: " + std::string(kJsonType) +
+         "\r\nContent-Length: " + std::to_string(body.size()) + "\r\nx-amzn-RequestId: " + NewRequestId() +
+         "\r\nx-amz-crc32: " + std::to_string(libdeflate_crc32(0, body.data(), body.size())) + "\r\n" +
+         DateHeaderLine() + "\r\n" + body;
+}
 }  // namespace
 
-// cpp-httplib parses requests and writes responses; this class owns the connection loop around them, so
-// that each request costs one recv() and one send() (see ConnectionStream), and so that Stop() can end
-// connections that sit idle between requests instead of leaving their threads blocked for the keep-alive
-// timeout.
+size_t DefaultMaxConnections() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return 1 << 20;
+  size_t files = static_cast<size_t>(limit.rlim_cur);
+  size_t reserved = std::min(kReservedFiles, files / 2);
+  return files - reserved;
+}
+
+void RaiseOpenFileLimit() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+    limit.rlim_cur = limit.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &limit);
+  }
+}
+
+// cpp-httplib parses requests and writes responses; this class owns the accept loop and the connection loop
+// around them, so that each request costs one recv() and one send() (see ConnectionStream), so that a framing
+// error closes the connection, and so that Stop() can end connections that sit idle between requests instead of
+// leaving their threads blocked for the keep-alive timeout.
 class HttpServer::ConnectionServer : public httplib::Server {
  public:
   // Ends idle connections now and busy ones after their current request.
@@ -118,8 +262,80 @@ class HttpServer::ConnectionServer : public httplib::Server {
   }
 
   ClientCpuAffinity& client_cpus() { return client_cpus_; }
+  void set_request_deadline(std::chrono::milliseconds deadline) { request_deadline_ = deadline; }
+
+  // Serves sock on a thread of its own, or answers 503 and closes it when max_connections are open already or
+  // no thread can be had.
+  void StartConnection(int sock, size_t max_connections) {
+    std::shared_ptr<Count> count = count_;
+    {
+      std::lock_guard<std::mutex> lock(count->mu);
+      if (count->open >= max_connections) {
+        Refuse(sock, max_connections);
+        return;
+      }
+      count->open++;
+    }
+    auto* work = new std::function<void()>([this, sock, count] {
+      process_and_close_socket(sock);
+      std::lock_guard<std::mutex> lock(count->mu);
+      count->open--;
+      count->changed.notify_all();
+    });
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, kConnectionStackBytes);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    pthread_t thread;
+    int rc = pthread_create(
+        &thread, &attr,
+        [](void* arg) -> void* {
+          std::unique_ptr<std::function<void()>> fn(static_cast<std::function<void()>*>(arg));
+          (*fn)();
+          return nullptr;
+        },
+        work);
+    pthread_attr_destroy(&attr);
+    if (rc != 0) {
+      delete work;
+      {
+        std::lock_guard<std::mutex> lock(count->mu);
+        count->open--;
+      }
+      Refuse(sock, max_connections);
+    }
+  }
+
+  // Gives open connections a moment to end; idle keep-alive connections are not waited for.
+  void WaitForConnections() {
+    std::unique_lock<std::mutex> lock(count_->mu);
+    count_->changed.wait_for(lock, kShutdownGrace, [&] { return count_->open == 0; });
+  }
+
+  size_t open_connections() const {
+    std::lock_guard<std::mutex> lock(count_->mu);
+    return count_->open;
+  }
 
  private:
+  // The number of connection threads, shared with them so that a thread outliving the server (an idle keep-alive
+  // connection at shutdown) touches nothing freed.
+  struct Count {
+    mutable std::mutex mu;
+    std::condition_variable changed;
+    size_t open = 0;
+  };
+
+  static void Refuse(int sock, size_t max_connections) {
+    SendBestEffort(sock, OverLimitAnswer(max_connections));
+    ::shutdown(sock, SHUT_WR);
+    // Read what the client sent already, so that closing does not reset the connection before it reads the answer.
+    char discard[4096];
+    while (::recv(sock, discard, sizeof(discard), MSG_DONTWAIT) > 0) {
+    }
+    ::close(sock);
+  }
+
   bool process_and_close_socket(socket_t sock) override {
     int yes = 1;
     setsockopt(sock, IPPROTO_TCP, TCP_NODELAY, &yes, sizeof(yes));
@@ -129,17 +345,20 @@ class HttpServer::ConnectionServer : public httplib::Server {
     bool ok = false;
     if (Register(sock)) {
       ClientCpuAffinity::Connection client_cpu(&client_cpus_, sock);
-      ConnectionStream stream(sock, &client_cpu);
+      ConnectionStream stream(sock, &client_cpu, request_deadline_);
       std::string remote_ip, local_ip;  // for the request's remote_addr and local_addr
       int remote_port = 0, local_port = 0;
       stream.get_remote_ip_and_port(remote_ip, remote_port);
       stream.get_local_ip_and_port(local_ip, local_port);
+      std::function<void(httplib::Request&)> check_framing = CheckFraming;
       while (true) {
         bool connection_closed = false;
+        t_exchange = Exchange();
         ok = process_request(stream, remote_ip, remote_port, local_ip, local_port, /*close_connection=*/false,
-                             connection_closed, nullptr);
+                             connection_closed, check_framing);
         ok = stream.Flush() && ok;
-        if (!ok || connection_closed || Closing()) break;
+        stream.EndRequest();
+        if (!ok || connection_closed || t_exchange.close_connection || Closing()) break;
         client_cpu.AfterResponse();
       }
       Unregister(sock);
@@ -165,25 +384,20 @@ class HttpServer::ConnectionServer : public httplib::Server {
   }
 
   ClientCpuAffinity client_cpus_;
+  std::chrono::milliseconds request_deadline_{std::chrono::seconds(30)};
+  std::shared_ptr<Count> count_ = std::make_shared<Count>();
   std::mutex mu_;
   std::set<socket_t> open_;  // guarded by mu_
   bool closing_ = false;     // guarded by mu_
 };
 
 HttpServer::HttpServer() : server_(new ConnectionServer()) {
+  set_options(HttpOptions());
   // Only what the Keep-Alive response header advertises: the connection loop above keeps connections open
   // for any number of requests, up to kKeepAliveSeconds apart.
   server_->set_keep_alive_max_count(1u << 30);
   server_->set_keep_alive_timeout(kKeepAliveSeconds);
   server_->set_payload_max_length(kMaxRequestBytes);
-  // cpp-httplib's default also sets SO_REUSEPORT, which lets a second server bind a port already in use and
-  // silently share its connections; a busy port must be an error instead.
-  server_->set_socket_options([this](socket_t sock) {
-    int yes = 1;
-    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, reinterpret_cast<const char*>(&yes), sizeof(yes));
-    listener_ = sock;  // for Bind() to raise its backlog
-  });
-  server_->new_task_queue = [] { return new ConnectionThreads(); };
   auto handle = [this](const httplib::Request& req, httplib::Response& res) {
     if (!BeginRequest()) {
       res.status = 503;
@@ -196,29 +410,89 @@ HttpServer::HttpServer() : server_(new ConnectionServer()) {
     w.request_id = request_id;
     w.method = req.method;
     w.path = req.path;
-    ReadWireHeaders(req.headers, &w);
+    std::string_view origin;
+    ReadWireHeaders(req.headers, &w, &origin);
+    std::string reached_at;
+    if (w.host.empty()) {  // HTTP/1.0 without Host: the address the connection came in on
+      reached_at = req.local_addr.find(':') == std::string::npos ? req.local_addr : "[" + req.local_addr + "]";
+      w.host = reached_at.append(":").append(std::to_string(req.local_port));
+    }
     w.query_has_algorithm = req.has_param("X-Amz-Algorithm");
     w.body = req.body;  // a view: the request outlives the dispatch
-    WireResponse r = dispatcher_->Handle(w);
+    std::string decoded;
+    WireResponse r;
+    DecodeResult decode = DecodeResult::kOk;
+    if (t_exchange.encoding != ContentEncoding::kIdentity) {
+      decode = DecodeBody(t_exchange.encoding, req.body, kMaxRequestBytes, &decoded);
+      w.body = decoded;
+    }
+    if (decode == DecodeResult::kOk) {
+      r = dispatcher_->Handle(w);
+    } else {
+      r.status = decode == DecodeResult::kTooLarge ? 413 : 400;
+      r.body = RefusalBody(r.status, "The request body is not valid data of its Content-Encoding");
+    }
     res.status = r.status;
     // Straight into the header map: set_header() would scan the value, which we made, for CR and LF.
     res.headers.emplace("Content-Type", std::move(r.content_type));
     res.headers.emplace("x-amzn-RequestId", std::move(request_id));
+    if (cors_header_lines_.empty() && !origin.empty() && OriginAllowed(options_.cors_origins, origin)) {
+      res.headers.emplace("Access-Control-Allow-Origin", std::string(origin));
+      res.headers.emplace("Access-Control-Expose-Headers", kExposedHeaders);
+      res.headers.emplace("Vary", "Origin");
+    }
     res.body = std::move(r.body);
     EndRequest();
   };
-  // cpp-httplib's own header writer makes a string and a write per header; one buffer for all is cheaper.
-  server_->set_header_writer([](httplib::Stream& strm, httplib::Headers& headers) -> ssize_t {
+  // A CORS preflight: the browser asks whether it may POST with DynamoDB's headers.
+  auto preflight = [this](const httplib::Request& req, httplib::Response& res) {
+    res.status = 200;
+    std::string origin = req.get_header_value("Origin");
+    if (cors_header_lines_.empty()) {
+      if (origin.empty() || !OriginAllowed(options_.cors_origins, origin)) return;
+      res.headers.emplace("Access-Control-Allow-Origin", origin);
+      res.headers.emplace("Vary", "Origin");
+    }
+    std::string asked = req.get_header_value("Access-Control-Request-Headers");
+    res.set_header("Access-Control-Allow-Methods", "GET, POST, OPTIONS");
+    res.set_header("Access-Control-Allow-Headers", asked.empty() ? "*" : asked);
+    res.set_header("Access-Control-Max-Age", "172800");
+  };
+  // A request refused by CheckFraming is answered before its body is read.
+  server_->set_pre_routing_handler([](const httplib::Request&, httplib::Response& res) {
+    if (t_exchange.refusal_status == 0) return httplib::Server::HandlerResponse::Unhandled;
+    res.status = t_exchange.refusal_status;
+    return httplib::Server::HandlerResponse::Handled;
+  });
+  // Every answer of 400 or more. The dispatcher's carry their JSON already; the others are cpp-httplib's own
+  // refusals (a request it could not frame, a body too large, ...) and ours from CheckFraming: they get DynamoDB's
+  // JSON error form, and the connection closes, since what follows on it cannot be trusted to be a request.
+  server_->set_error_handler([](const httplib::Request&, httplib::Response& res) {
+    if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
+    if (res.status == 414) res.status = 400;  // DynamoDB answers a request line too long as any bad request
+    res.body = RefusalBody(res.status, t_exchange.refusal);
+    res.headers.erase("Content-Type");
+    res.headers.emplace("Content-Type", kJsonType);
+    t_exchange.close_connection = true;
+    return httplib::Server::HandlerResponse::Handled;
+  });
+  // cpp-httplib's own header writer makes a string and a write per header; one buffer for all is cheaper. Every
+  // answer has a Date, and, when any origin may call, the CORS headers.
+  server_->set_header_writer([this](httplib::Stream& strm, httplib::Headers& headers) -> ssize_t {
     std::string text;
-    text.reserve(256);
+    text.reserve(320);
     for (const auto& [name, value] : headers) text.append(name).append(": ").append(value).append("\r\n");
-    text.append("\r\n");
+    text.append(DateHeaderLine()).append(cors_header_lines_).append("\r\n");
     return strm.write(text.data(), text.size());
   });
   // Runs for every response, cpp-httplib's own refusals (400, 413, ...) included, just before it is written and
   // after cpp-httplib has gzipped a compressible body for a client that accepts gzip: every response has a
   // request id (the dispatched ones have theirs already), and the CRC is of the bytes sent, as DynamoDB's is.
   server_->set_post_routing_handler([](const httplib::Request&, httplib::Response& res) {
+    if (t_exchange.close_connection) {
+      res.headers.erase("Keep-Alive");
+      if (res.headers.find("Connection") == res.headers.end()) res.headers.emplace("Connection", "close");
+    }
     if (res.headers.find("x-amzn-RequestId") == res.headers.end())
       res.headers.emplace("x-amzn-RequestId", NewRequestId());
     res.headers.emplace("x-amz-crc32", std::to_string(libdeflate_crc32(0, res.body.data(), res.body.size())));
@@ -228,46 +502,163 @@ HttpServer::HttpServer() : server_(new ConnectionServer()) {
   server_->Put(".*", handle);
   server_->Delete(".*", handle);
   server_->Patch(".*", handle);
+  server_->Options(".*", preflight);
 }
 
-HttpServer::~HttpServer() = default;
+HttpServer::~HttpServer() {
+  for (int fd : listeners_) ::close(fd);
+  for (int fd : wake_) {
+    if (fd >= 0) ::close(fd);
+  }
+}
 
-void HttpServer::set_follow_client_cpu(bool follow) { server_->client_cpus().set_enabled(follow); }
+void HttpServer::set_options(const HttpOptions& options) {
+  options_ = options;
+  if (options_.max_connections == 0) options_.max_connections = DefaultMaxConnections();
+  cors_header_lines_.clear();
+  if (OriginAllowed(options_.cors_origins, "*")) {
+    cors_header_lines_ = std::string("Access-Control-Allow-Origin: *\r\nAccess-Control-Expose-Headers: ") +
+                         kExposedHeaders + "\r\n";
+  }
+  server_->client_cpus().set_enabled(options_.follow_client_cpu);
+  server_->set_request_deadline(options_.request_deadline);
+}
+
+void HttpServer::set_follow_client_cpu(bool follow) {
+  options_.follow_client_cpu = follow;
+  server_->client_cpus().set_enabled(follow);
+}
+
+size_t HttpServer::open_connections() const { return server_->open_connections(); }
+
+int HttpServer::Listen(const void* addr, unsigned addr_len, bool v6_only) {
+  const auto* address = static_cast<const sockaddr*>(addr);
+  int fd = ::socket(address->sa_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+  if (fd < 0) return -1;
+  // SO_REUSEADDR only (cpp-httplib's default also sets SO_REUSEPORT, which lets a second server bind a port
+  // already in use and silently share its connections; a busy port must be an error instead).
+  int yes = 1;
+  setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+  if (address->sa_family == AF_INET6) {
+    int v6only = v6_only ? 1 : 0;  // "::" takes IPv4 clients too; "::1" leaves 127.0.0.1 to its own socket
+    setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6only, sizeof(v6only));
+  }
+  // The kernel's largest accept queue: connections made while the database opens wait there.
+  if (::bind(fd, address, addr_len) != 0 || ::listen(fd, SOMAXCONN) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  sockaddr_storage bound{};
+  socklen_t len = sizeof(bound);
+  getsockname(fd, reinterpret_cast<sockaddr*>(&bound), &len);
+  int port = bound.ss_family == AF_INET ? ntohs(reinterpret_cast<sockaddr_in&>(bound).sin_port)
+                                        : ntohs(reinterpret_cast<sockaddr_in6&>(bound).sin6_port);
+  listeners_.push_back(fd);
+  return port;
+}
 
 int HttpServer::Bind(const std::string& host, int port) {
-  int bound = port == 0 ? server_->bind_to_any_port(host) : (server_->bind_to_port(host, port) ? port : -1);
-  // cpp-httplib listens with a backlog of 5. Connections now queue up while the database opens, and a client
-  // beyond the queue would have its SYN dropped and retry only after a second; listen() again raises the limit.
-  if (bound >= 0 && listener_ >= 0) ::listen(listener_, SOMAXCONN);
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_PASSIVE;
+  addrinfo* found = nullptr;
+  if (getaddrinfo(host.c_str(), std::to_string(port).c_str(), &hints, &found) != 0) return -1;
+  int bound = -1;
+  for (addrinfo* a = found; a && bound < 0; a = a->ai_next) {
+    bound = Listen(a->ai_addr, a->ai_addrlen, /*v6_only=*/false);
+  }
+  freeaddrinfo(found);
   return bound;
+}
+
+int HttpServer::BindLoopback(int port) {
+  // With port 0, the port 127.0.0.1 is given may be taken on ::1: try a few.
+  for (int attempt = 0; attempt < 8; attempt++) {
+    sockaddr_in v4{};
+    v4.sin_family = AF_INET;
+    v4.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    v4.sin_port = htons(static_cast<uint16_t>(port));
+    int bound = Listen(&v4, sizeof(v4), false);
+    if (bound < 0) return -1;
+    sockaddr_in6 v6{};
+    v6.sin6_family = AF_INET6;
+    v6.sin6_addr = in6addr_loopback;
+    v6.sin6_port = htons(static_cast<uint16_t>(bound));
+    if (Listen(&v6, sizeof(v6), true) >= 0) return bound;
+    int error = errno;
+    if (error == EADDRNOTAVAIL || error == EAFNOSUPPORT) return bound;  // no IPv6 here: 127.0.0.1 only
+    if (port != 0) return -1;
+    ::close(listeners_.back());
+    listeners_.pop_back();
+  }
+  return -1;
 }
 
 void HttpServer::Run(Database* db, const ServiceOptions& options) {
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (stopping_) return;
+    if (stopping_ || listeners_.empty()) {
+      run_returned_ = true;
+      returned_.notify_all();
+      return;
+    }
+    if (::pipe2(wake_, O_CLOEXEC) != 0) {
+      run_returned_ = true;
+      returned_.notify_all();
+      return;
+    }
     run_started_ = true;
   }
   dispatcher_ = std::make_unique<Dispatcher>(db, options, FindOperation);
-  server_->listen_after_bind();
+  std::vector<pollfd> fds;
+  for (int fd : listeners_) fds.push_back({fd, POLLIN, 0});
+  fds.push_back({wake_[0], POLLIN, 0});
+  bool running = true;
+  while (running) {
+    int n = ::poll(fds.data(), fds.size(), -1);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    if (fds.back().revents) break;
+    for (size_t i = 0; i + 1 < fds.size(); i++) {
+      if (!fds[i].revents) continue;
+      while (true) {
+        int sock = ::accept4(fds[i].fd, nullptr, nullptr, SOCK_CLOEXEC);
+        if (sock >= 0) {
+          server_->StartConnection(sock, options_.max_connections);
+          continue;
+        }
+        if (errno == EINTR || errno == ECONNABORTED) continue;
+        if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
+          // Out of files: let connections end before accepting more (they wait in the accept queue meanwhile).
+          pollfd wake{wake_[0], POLLIN, 0};
+          if (::poll(&wake, 1, 10) > 0) running = false;
+        }
+        break;  // EAGAIN: none left; anything else: try again at the next poll
+      }
+    }
+  }
+  for (int fd : listeners_) ::close(fd);
+  listeners_.clear();
+  server_->WaitForConnections();
+  std::lock_guard<std::mutex> lock(mu_);
   run_returned_ = true;
+  returned_.notify_all();
 }
 
 void HttpServer::Stop() {
-  bool started;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    stopping_ = true;
-    started = run_started_;
-  }
+  std::unique_lock<std::mutex> lock(mu_);
+  stopping_ = true;
   // Connections are ended first, so that Run() need not wait its grace period for idle ones.
   server_->CloseConnections();
-  // cpp-httplib's stop() does nothing until its listener loop has begun, so a stop that comes just as Run()
-  // starts (a SIGTERM right after start-up) is repeated until it takes.
-  while (started && !run_returned_) {
-    server_->stop();
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  if (!run_started_) return;
+  char byte = 0;
+  if (::write(wake_[1], &byte, 1) < 0) {
+    // The pipe is only ever written once per Stop(); a full pipe means a byte is waiting already.
   }
+  returned_.wait(lock, [this] { return run_returned_; });
 }
 
 void HttpServer::WaitForRequests() {

@@ -1,44 +1,77 @@
-// HttpServer: cpp-httplib serving the Dispatcher on one host:port.
+// HttpServer: cpp-httplib serving the Dispatcher on one address, or on both loopback addresses (127.0.0.1 and ::1).
 //
 // Every connection gets a thread of its own for as long as the client keeps it (SDKs hold one keep-alive
 // connection per worker and test suites often leave idle clients around; a fixed pool would let idle
 // connections starve new ones). A connection serves any number of requests (cpp-httplib's own loop would close
-// it after 5) and is closed after kKeepAliveSeconds idle. cpp-httplib parses requests and writes responses;
-// the socket I/O is ConnectionStream's: one recv() and one send() per request. Bodies over 16 MB are refused
-// with 413.
+// it after 5) and is closed after kKeepAliveSeconds idle. The accept loop is ours (poll() over the listeners, so
+// that socket numbers have no limit below the process's file limit); cpp-httplib parses requests and writes
+// responses; the socket I/O is ConnectionStream's: one recv() and one send() per request.
+//
+// Robustness (docs/robustness.md): a request cpp-httplib cannot frame (a bad request line or header, a header
+// over 8 KB, over 100 headers, Content-Length with Transfer-Encoding, conflicting Content-Lengths, a body over
+// 16 MB, ...) is answered with a JSON error and `Connection: close`, and the connection is closed, so that no
+// byte after the bad part is read as a request. A request, once begun, must arrive within the request deadline.
+// Beyond max_connections open connections, a new one is answered 503 and closed. Request bodies may be gzip or
+// deflate (content_encoding.h); the decoded size counts against the 16 MB limit.
 //
 // Starting: Bind() listens at once, and Run(db) serves the Database once it is open. Connections made in
 // between (a client polling while the database opens) wait in the kernel's accept queue and are answered when
 // Run() starts, instead of being refused and retried later.
 //
-// Stopping: Stop() closes the listener, closes idle keep-alive connections, lets busy ones finish their
-// request, and turns away requests that still arrive (503); Run() returns once the listener is closed.
+// Stopping: Stop() closes the listeners, closes idle keep-alive connections, lets busy ones finish their
+// request, and turns away requests that still arrive (503); Run() returns once the listeners are closed.
 // WaitForRequests() then waits for the requests already being handled, after which the Database may be closed.
 
 #ifndef DYNAPAGE_SERVER_HTTP_HTTP_SERVER_H_
 #define DYNAPAGE_SERVER_HTTP_HTTP_SERVER_H_
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "engine/database/database.h"
 #include "server/protocol/dispatcher.h"
 
 namespace dynapage {
 
+// How the HTTP layer serves, besides what the dispatcher does (ServiceOptions). Set before Bind().
+struct HttpOptions {
+  // Open connections beyond this many are answered 503 and closed; 0: DefaultMaxConnections().
+  size_t max_connections = 0;
+  // The origins a browser may call from (CORS, as DynamoDB Local's -cors): {"*"} allows any; empty: no CORS.
+  std::vector<std::string> cors_origins = {"*"};
+  // Once part of a request has arrived, the rest (head and body) must arrive within this.
+  std::chrono::milliseconds request_deadline = std::chrono::seconds(30);
+  // Whether each connection's thread runs on its client's CPU (ClientCpuAffinity).
+  bool follow_client_cpu = true;
+};
+
+// The connection limit when none is given: the process's open-file limit less what the database and the
+// listeners may need.
+size_t DefaultMaxConnections();
+// Raises the soft limit of open files to the hard limit (connections and RocksDB's files share it).
+void RaiseOpenFileLimit();
+
 class HttpServer {
  public:
   HttpServer();
   ~HttpServer();
 
+  // REQUIRES: called before Bind().
+  void set_options(const HttpOptions& options);
   // Whether each connection's thread runs on its client's CPU (ClientCpuAffinity; on by default).
   // REQUIRES: called before Bind().
   void set_follow_client_cpu(bool follow);
-  // Binds host:port and listens; port 0 picks a free port. Returns the bound port, or -1 on failure.
+  // Binds host:port (a numeric address or a name) and listens; port 0 picks a free port. Returns the bound port,
+  // or -1 on failure.
   int Bind(const std::string& host, int port);
+  // Binds 127.0.0.1:port and [::1]:port (the same port; with port 0, the one 127.0.0.1 was given). ::1 is left
+  // out where the machine has no IPv6. Returns the bound port, or -1 on failure.
+  int BindLoopback(int port);
   // Serves db with options until Stop() is called. REQUIRES: Bind succeeded; db stays open until
   // WaitForRequests() returns.
   void Run(Database* db, const ServiceOptions& options = ServiceOptions());
@@ -48,25 +81,34 @@ class HttpServer {
   // After Stop(): waits until no request is being handled.
   void WaitForRequests();
 
+  // Open connections now (for tests).
+  size_t open_connections() const;
+
  private:
   class ConnectionServer;
 
   bool BeginRequest();
   void EndRequest();
+  // Opens a listening socket on addr; returns its port, or -1.
+  int Listen(const void* addr, unsigned addr_len, bool v6_only);
 
+  HttpOptions options_;
+  std::string cors_header_lines_;  // the constant CORS header lines of every response, when any origin may call
   std::unique_ptr<Dispatcher> dispatcher_;  // set by Run() before it accepts the first connection
   std::unique_ptr<ConnectionServer> server_;
-  int listener_ = -1;  // the listening socket, once Bind() has created it
+  std::vector<int> listeners_;
+  int wake_[2] = {-1, -1};  // a pipe: a byte written wakes the accept loop to stop
   std::mutex mu_;
   std::condition_variable idle_;
+  std::condition_variable returned_;
   int in_flight_ = 0;          // guarded by mu_
   bool stopping_ = false;      // guarded by mu_
   bool run_started_ = false;   // guarded by mu_
-  std::atomic<bool> run_returned_{false};
+  bool run_returned_ = false;  // guarded by mu_
 };
 
 constexpr size_t kMaxRequestBytes = 16 * 1024 * 1024;
-// An idle keep-alive connection is closed after this long; it is also how long a stalled send or receive may take.
+// An idle keep-alive connection is closed after this long; it is also how long a stalled send may take.
 constexpr long kKeepAliveSeconds = 120;
 
 }  // namespace dynapage

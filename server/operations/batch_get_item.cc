@@ -74,9 +74,11 @@ Status HandleBatchGetItem(OperationContext& ctx) {
           DP_RETURN_IF_ERROR(DecodeAttributeMap(k, &key));
           table.keys.push_back(std::move(key));
         }
-        if (table.keys.empty() || table.keys.size() > 100) {
-          errors.Add("[]", path + ".keys", table.keys.empty() ? "Member must have length greater than or equal to 1"
-                                                             : "Member must have length less than or equal to 100");
+        if (table.keys.empty()) {
+          errors.Add("[]", path + ".keys", "Member must have length greater than or equal to 1");
+        } else if (table.keys.size() > 100) {
+          errors.AddUnechoed("RequestItems." + table.table_name + ".member.Keys",
+                             "Member must have length less than or equal to 100");
         }
       } else {
         errors.AddNull(path + ".keys");
@@ -84,13 +86,13 @@ Status HandleBatchGetItem(OperationContext& ctx) {
       if (table.attributes_to_get && table.attributes_to_get->empty()) {
         errors.Add("[]", path + ".attributesToGet", "Member must have length greater than or equal to 1");
       }
-      errors.CheckTableName(table.table_name, "requestItems.key");
+      errors.CheckTableNameOrArn(table.table_name, "requestItems.key");
       request.tables.push_back(std::move(table));
     }
   }
   if (!items) errors.AddNull("requestItems");
   else if (items->MemberCount() == 0) {
-    errors.Add("{}", "requestItems", "Member must have length greater than or equal to 1");
+    return Status::Validation("The requestItems parameter is required for BatchGetItem");
   }
   errors.CheckEnum(capacity, "returnConsumedCapacity", kReturnConsumedCapacityValues);
   DP_RETURN_IF_ERROR(errors.ToStatus());

@@ -4,6 +4,7 @@
 
 #include "engine/model/json_types.h"
 #include "engine/write/batch_write_item.h"
+#include "server/operations/item_response.h"
 #include "server/operations/operation_table.h"
 #include "server/protocol/consumed_capacity_json.h"
 #include "server/protocol/request_reader.h"
@@ -70,7 +71,7 @@ Status HandleBatchWriteItem(OperationContext& ctx) {
           entries.push_back(std::move(entry));
         }
       }
-      errors.CheckTableName(name, "requestItems.key");
+      errors.CheckTableNameOrArn(name, "requestItems.key");
       if (entries.empty() || entries.size() > 25) {
         errors.AddRaw(
             "Value '{" + name +
@@ -82,12 +83,31 @@ Status HandleBatchWriteItem(OperationContext& ctx) {
   }
   if (!items) errors.AddNull("requestItems");
   else if (items->MemberCount() == 0) {
-    errors.Add("{}", "requestItems", "Member must have length greater than or equal to 1");
+    return Status::Validation("The requestItems parameter is required for BatchWriteItem");
   }
   errors.CheckEnum(capacity, "returnConsumedCapacity", kReturnConsumedCapacityValues);
   errors.CheckEnum(metrics, "returnItemCollectionMetrics", kReturnItemCollectionMetricsValues);
   DP_RETURN_IF_ERROR(errors.ToStatus());
 
+  // The partition keys of the writes, for ItemCollectionMetrics, taken before the request is given away.
+  std::vector<std::pair<std::string, AttributeMap>> collection_keys;
+  if (WantsItemCollectionMetrics(metrics)) {
+    for (const auto& [name, entries] : request.tables) {
+      auto table = TableWithItemCollections(ctx.db.catalog(), name);
+      if (!table) continue;
+      const std::string& hash = table->key.hash.name;
+      for (const auto& e : entries) {
+        AttributeMap key;
+        AttributeValue value;
+        if (e.wire_item) {
+          if (e.wire_item->Find(hash, &value)) key.emplace(hash, std::move(value));
+        } else if (e.item_or_key.count(hash)) {
+          key.emplace(hash, e.item_or_key.at(hash));
+        }
+        collection_keys.emplace_back(name, std::move(key));
+      }
+    }
+  }
   BatchWriteResult result;
   DP_RETURN_IF_ERROR(BatchWriteItem(ctx.db.writes(), ctx.context, std::move(request), &result));
   JsonWriter& w = ctx.response;
@@ -96,6 +116,7 @@ Status HandleBatchWriteItem(OperationContext& ctx) {
   w.StartObject();
   w.EndObject();
   WriteConsumedCapacityList(result.capacity, ParseCapacityDetail(capacity), &w);
+  WriteItemCollectionMetricsMap(ctx.db.catalog(), collection_keys, &w);
   w.EndObject();
   return Status::OK();
 }

@@ -58,7 +58,10 @@ Status HandleCreateTable(OperationContext& ctx) {
 
   for (size_t i = 0; i < defs.size(); i++) {
     for (size_t j = i + 1; j < defs.size(); j++) {
-      if (defs[i].name == defs[j].name) return Status::Validation("Cannot have two attributes with the same name");
+      if (defs[i].name == defs[j].name) {
+        return Status::Validation(std::string(kInvalidParameterPrefix) +
+                                  "Duplicate AttributeName in AttributeDefinitions: " + defs[i].name);
+      }
     }
   }
   bool pay_per_request = billing_mode && *billing_mode == "PAY_PER_REQUEST";

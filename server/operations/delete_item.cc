@@ -16,7 +16,7 @@ Status HandleDeleteItem(OperationContext& ctx) {
   DP_RETURN_IF_ERROR(ReadWriteItemMembers(r, &members, &request.condition, &request.expression_inputs));
 
   ConstraintErrors errors;
-  errors.CheckTableName(table_name, "tableName");
+  errors.CheckTableNameOrArn(table_name, "tableName");
   if (!key) errors.AddNull("key");
   CheckWriteItemMembers(members, request.condition, &errors);
   DP_RETURN_IF_ERROR(errors.ToStatus());
@@ -25,7 +25,8 @@ Status HandleDeleteItem(OperationContext& ctx) {
   request.key = std::move(*key);
   request.return_values = ParseReturnValues(members.return_values);
   WriteItemResult result;
-  return AnswerWriteItem(DeleteItem(ctx.db.writes(), ctx.context, request, &result), result, members, &ctx);
+  return AnswerWriteItem(DeleteItem(ctx.db.writes(), ctx.context, request, &result), result, members, request.table_name,
+                         request.key, &ctx);
 }
 
 }  // namespace dynapage

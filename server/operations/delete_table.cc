@@ -16,7 +16,7 @@ Status HandleDeleteTable(OperationContext& ctx) {
   }
   TableDescription description;
   DP_RETURN_IF_ERROR(ctx.db.writes().DeleteTable(ctx.context, table_name, &description));
-  WriteTableDescriptionResponse("TableDescription", description, &ctx.response);
+  WriteDeletedTableResponse(description, &ctx.response);
   return Status::OK();
 }
 

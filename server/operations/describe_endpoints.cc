@@ -1,7 +1,7 @@
-// DescribeEndpoints: the endpoint an SDK with endpoint discovery would use. dynapage answers as moto does: the
-// service name of its region (DatabaseOptions::region, us-east-1) and a day's caching. Handlers do not see the
-// Host header, and SDKs call this only when endpoint discovery is turned on explicitly (DynamoDB does not
-// require it).
+// DescribeEndpoints: the endpoint an SDK with endpoint discovery would use: the host and port this server was
+// reached at (the Host header), never DynamoDB's public host name, so that a client with endpoint discovery on is
+// never sent to AWS; and a day's caching, as DynamoDB's. SDKs call this only when endpoint discovery is turned on
+// explicitly (DynamoDB does not require it).
 
 #include "server/operations/operation_table.h"
 
@@ -14,7 +14,7 @@ Status HandleDescribeEndpoints(OperationContext& ctx) {
   w.StartArray();
   w.StartObject();
   w.Key("Address");
-  w.String("dynamodb." + ctx.context.caller.region + ".amazonaws.com");
+  w.String(ctx.host.data(), static_cast<rapidjson::SizeType>(ctx.host.size()));
   w.Key("CachePeriodInMinutes");
   w.Int(1440);
   w.EndObject();

@@ -1,5 +1,9 @@
 #include "server/operations/item_response.h"
 
+#include <algorithm>
+#include <utility>
+#include <vector>
+
 namespace dynapage {
 
 ReturnValues ParseReturnValues(const std::optional<std::string>& value) {
@@ -33,8 +37,63 @@ void CheckWriteItemMembers(const WriteItemMembers& members, const WriteCondition
   errors->CheckEnum(condition.conditional_operator, "conditionalOperator", {"AND", "OR"});
 }
 
+bool WantsItemCollectionMetrics(const std::optional<std::string>& return_item_collection_metrics) {
+  return return_item_collection_metrics && *return_item_collection_metrics == "SIZE";
+}
+
+std::shared_ptr<const TableDefinition> TableWithItemCollections(const Catalog& catalog, const std::string& name) {
+  auto table = catalog.FindTable(name);
+  if (!table) return nullptr;
+  for (const IndexDefinition& index : table->indexes) {
+    if (!index.global) return table;
+  }
+  return nullptr;
+}
+
+void WriteItemCollectionMetrics(const TableDefinition& table, const AttributeMap& item_or_key, JsonWriter* w) {
+  auto key = item_or_key.find(table.key.hash.name);
+  if (key == item_or_key.end()) return;
+  w->StartObject();
+  w->Key("ItemCollectionKey");
+  w->StartObject();
+  w->Key(key->first.c_str(), static_cast<rapidjson::SizeType>(key->first.size()));
+  WriteAttributeValue(key->second, w);
+  w->EndObject();
+  w->Key("SizeEstimateRangeGB");
+  w->StartArray();
+  w->Double(0.0);
+  w->Double(1.0);
+  w->EndArray();
+  w->EndObject();
+}
+
+void WriteItemCollectionMetricsMap(const Catalog& catalog,
+                                   const std::vector<std::pair<std::string, AttributeMap>>& writes, JsonWriter* w) {
+  std::vector<std::string> tables;  // in order of first appearance
+  for (const auto& [name, item] : writes) {
+    if (std::find(tables.begin(), tables.end(), name) == tables.end()) tables.push_back(name);
+  }
+  bool started = false;
+  for (const std::string& name : tables) {
+    auto table = TableWithItemCollections(catalog, name);
+    if (!table) continue;
+    if (!started) {
+      w->Key("ItemCollectionMetrics");
+      w->StartObject();
+      started = true;
+    }
+    w->Key(name.c_str(), static_cast<rapidjson::SizeType>(name.size()));
+    w->StartArray();
+    for (const auto& [write_table, item] : writes) {
+      if (write_table == name) WriteItemCollectionMetrics(*table, item, w);
+    }
+    w->EndArray();
+  }
+  if (started) w->EndObject();
+}
+
 Status AnswerWriteItem(const Status& status, const WriteItemResult& result, const WriteItemMembers& members,
-                       OperationContext* ctx) {
+                       const std::string& table_name, const AttributeMap& item_or_key, OperationContext* ctx) {
   if (!status.ok()) {
     if (result.condition_failure_item) {
       ctx->error_extra = "\"Item\":" + EncodeAttributeMap(*result.condition_failure_item);
@@ -48,6 +107,13 @@ Status AnswerWriteItem(const Status& status, const WriteItemResult& result, cons
     WriteAttributeMap(*result.attributes, w);
   }
   WriteConsumedCapacityMember(result.capacity, ParseCapacityDetail(members.return_consumed_capacity), w);
+  if (WantsItemCollectionMetrics(members.return_item_collection_metrics)) {
+    auto table = TableWithItemCollections(ctx->db.catalog(), table_name);
+    if (table && item_or_key.count(table->key.hash.name)) {
+      w->Key("ItemCollectionMetrics");
+      WriteItemCollectionMetrics(*table, item_or_key, w);
+    }
+  }
   w->EndObject();
   return Status::OK();
 }

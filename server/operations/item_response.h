@@ -36,10 +36,24 @@ void CheckWriteItemMembers(const WriteItemMembers& members, const WriteCondition
 
 ReturnValues ParseReturnValues(const std::optional<std::string>& value);
 
-// Ends a handler: on success writes the response (Attributes, ConsumedCapacity); on failure returns status, with
-// the old item of a failed condition ("Item": {…}) in the error body when the request asked for it.
+// Ends a handler: on success writes the response (Attributes, ConsumedCapacity, ItemCollectionMetrics of the
+// item's collection in table_name, item_or_key being its Item or Key); on failure returns status, with the old
+// item of a failed condition ("Item": {…}) in the error body when the request asked for it.
 Status AnswerWriteItem(const Status& status, const WriteItemResult& result, const WriteItemMembers& members,
-                       OperationContext* ctx);
+                       const std::string& table_name, const AttributeMap& item_or_key, OperationContext* ctx);
+
+// ReturnItemCollectionMetrics SIZE: a table with local secondary indexes has item collections, and a write
+// answers the one it touched, {"ItemCollectionKey": {<partition key>}, "SizeEstimateRangeGB": [0.0, 1.0]}
+// (dynapage does not estimate collection sizes; the range is DynamoDB's smallest). Writes nothing when the
+// table has no LSI or item_or_key lacks the partition key.
+bool WantsItemCollectionMetrics(const std::optional<std::string>& return_item_collection_metrics);
+std::shared_ptr<const TableDefinition> TableWithItemCollections(const Catalog& catalog, const std::string& name);
+void WriteItemCollectionMetrics(const TableDefinition& table, const AttributeMap& item_or_key, JsonWriter* w);
+// BatchWriteItem's and TransactWriteItems' member, "ItemCollectionMetrics": {<table>: [<metrics>, …]}, from the
+// writes' (table name, item or key) in request order; only tables with item collections appear, and nothing
+// is written when none does.
+void WriteItemCollectionMetricsMap(const Catalog& catalog,
+                                   const std::vector<std::pair<std::string, AttributeMap>>& writes, JsonWriter* w);
 
 }  // namespace dynapage
 

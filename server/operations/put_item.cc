@@ -22,7 +22,7 @@ Status HandlePutItem(OperationContext& ctx) {
   DP_RETURN_IF_ERROR(ReadWriteItemMembers(r, &members, &request.condition, &request.expression_inputs));
 
   ConstraintErrors errors;
-  errors.CheckTableName(table_name, "tableName");
+  errors.CheckTableNameOrArn(table_name, "tableName");
   if (!item) errors.AddNull("item");
   CheckWriteItemMembers(members, request.condition, &errors);
   DP_RETURN_IF_ERROR(errors.ToStatus());
@@ -31,7 +31,8 @@ Status HandlePutItem(OperationContext& ctx) {
   request.item = std::move(*item);
   request.return_values = ParseReturnValues(members.return_values);
   WriteItemResult result;
-  return AnswerWriteItem(PutItem(ctx.db.writes(), ctx.context, request, &result), result, members, &ctx);
+  return AnswerWriteItem(PutItem(ctx.db.writes(), ctx.context, request, &result), result, members, request.table_name,
+                         request.item, &ctx);
 }
 
 }  // namespace dynapage

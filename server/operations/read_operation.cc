@@ -46,12 +46,14 @@ Status ReadCommonReadMembers(const RequestReader& r, const char* filter_member, 
     return s;
   }
 
-  errors->CheckTableName(table_name, "tableName");
+  errors->CheckTableNameOrArn(table_name, "tableName");
   if (request->index_name) errors->CheckTableName(request->index_name, "indexName", false);
   if (request->attributes_to_get && request->attributes_to_get->empty()) {
     errors->Add("[]", "attributesToGet", "Member must have length greater than or equal to 1");
   }
-  errors->CheckMin(request->limit, "limit", 1);
+  if (request->limit && *request->limit < 1) {
+    errors->AddUnechoed("Limit", "Member must have value greater than or equal to 1");
+  }
   errors->CheckEnum(request->select, "select",
                     {"SPECIFIC_ATTRIBUTES", "COUNT", "ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES"});
   errors->CheckEnum(*capacity, "returnConsumedCapacity", kReturnConsumedCapacityValues);

@@ -40,9 +40,7 @@ Status HandleTagResource(OperationContext& ctx) {
   }
   DP_RETURN_IF_ERROR(errors.ToStatus());
   DP_RETURN_IF_ERROR(TagResource(ctx.db.writes(), ctx.context, *arn, tags));
-  ctx.response.StartObject();
-  ctx.response.EndObject();
-  return Status::OK();
+  return Status::OK();  // DynamoDB answers with an empty body (Content-Length: 0)
 }
 
 }  // namespace dynapage

@@ -1,5 +1,8 @@
 // TransactGetItems: up to 100 items read from one consistent snapshot.
 
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
 #include "engine/base/messages.h"
 #include "engine/model/json_types.h"
 #include "engine/read/transact_get_items.h"
@@ -37,7 +40,7 @@ Status HandleTransactGetItems(OperationContext& ctx) {
       DP_RETURN_IF_ERROR(g.GetAttributeMap("Key", &key));
       DP_RETURN_IF_ERROR(g.GetString("ProjectionExpression", &action.projection_expression));
       DP_RETURN_IF_ERROR(g.GetExpressionInputs(&action.expression_inputs));
-      errors.CheckTableName(table_name, path + ".tableName");
+      errors.CheckTableNameOrArn(table_name, path + ".tableName");
       if (!key) errors.AddNull(path + ".key");
       action.table_name = table_name.value_or("");
       if (key) action.key = std::move(*key);
@@ -54,7 +57,28 @@ Status HandleTransactGetItems(OperationContext& ctx) {
   DP_RETURN_IF_ERROR(errors.ToStatus());
 
   TransactGetResult result;
-  DP_RETURN_IF_ERROR(TransactGetItems(ctx.db.catalog(), ctx.context, actions, &result));
+  Status status = TransactGetItems(ctx.db.catalog(), ctx.context, actions, &result);
+  if (!status.ok()) {
+    if (!result.cancellation_messages.empty()) {
+      // "CancellationReasons":[{"Code":"None"},{"Code":"ValidationError","Message":"…"}]
+      rapidjson::StringBuffer buffer;
+      JsonWriter w(buffer);
+      w.StartArray();
+      for (const std::string& message : result.cancellation_messages) {
+        w.StartObject();
+        w.Key("Code");
+        w.String(message.empty() ? "None" : "ValidationError");
+        if (!message.empty()) {
+          w.Key("Message");
+          w.String(message);
+        }
+        w.EndObject();
+      }
+      w.EndArray();
+      ctx.error_extra = "\"CancellationReasons\":" + std::string(buffer.GetString(), buffer.GetSize());
+    }
+    return status;
+  }
   JsonWriter& w = ctx.response;
   w.StartObject();
   w.Key("Responses");

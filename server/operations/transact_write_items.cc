@@ -6,6 +6,7 @@
 #include "engine/base/messages.h"
 #include "engine/model/json_types.h"
 #include "engine/write/transactions.h"
+#include "server/operations/item_response.h"
 #include "server/operations/operation_table.h"
 #include "server/protocol/consumed_capacity_json.h"
 #include "server/protocol/request_reader.h"
@@ -51,7 +52,7 @@ Status ReadAction(const rapidjson::Value& entry, size_t position, ConstraintErro
   DP_RETURN_IF_ERROR(r.GetString("ReturnValuesOnConditionCheckFailure", &return_on_failure));
   DP_RETURN_IF_ERROR(r.GetExpressionInputs(&action->expression_inputs));
 
-  errors->CheckTableName(table_name, path + ".tableName");
+  errors->CheckTableNameOrArn(table_name, path + ".tableName");
   if (!item_or_key) errors->AddNull(path + (is_put ? ".item" : ".key"));
   if (action->kind == TransactWriteAction::Kind::kConditionCheck && !action->condition.expression) {
     errors->AddNull(path + ".conditionExpression");
@@ -139,6 +140,13 @@ Status HandleTransactWriteItems(OperationContext& ctx) {
   JsonWriter& w = ctx.response;
   w.StartObject();
   WriteConsumedCapacityList(result.capacity, ParseCapacityDetail(capacity), &w);
+  if (WantsItemCollectionMetrics(metrics)) {
+    std::vector<std::pair<std::string, AttributeMap>> writes;
+    for (const TransactWriteAction& a : request.actions) {
+      if (a.kind != TransactWriteAction::Kind::kConditionCheck) writes.emplace_back(a.table_name, a.item_or_key);
+    }
+    WriteItemCollectionMetricsMap(ctx.db.catalog(), writes, &w);
+  }
   w.EndObject();
   return Status::OK();
 }

@@ -17,9 +17,7 @@ Status HandleUntagResource(OperationContext& ctx) {
   if (!keys) errors.AddNull("tagKeys");
   DP_RETURN_IF_ERROR(errors.ToStatus());
   DP_RETURN_IF_ERROR(UntagResource(ctx.db.writes(), ctx.context, *arn, *keys));
-  ctx.response.StartObject();
-  ctx.response.EndObject();
-  return Status::OK();
+  return Status::OK();  // DynamoDB answers with an empty body (Content-Length: 0)
 }
 
 }  // namespace dynapage

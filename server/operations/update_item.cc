@@ -20,7 +20,7 @@ Status HandleUpdateItem(OperationContext& ctx) {
   DP_RETURN_IF_ERROR(ReadWriteItemMembers(r, &members, &request.condition, &request.expression_inputs));
 
   ConstraintErrors errors;
-  errors.CheckTableName(table_name, "tableName");
+  errors.CheckTableNameOrArn(table_name, "tableName");
   if (!key) errors.AddNull("key");
   if (request.attribute_updates) {
     for (const AttributeUpdate& u : *request.attribute_updates) {
@@ -35,7 +35,8 @@ Status HandleUpdateItem(OperationContext& ctx) {
   request.key = std::move(*key);
   request.return_values = ParseReturnValues(members.return_values);
   WriteItemResult result;
-  return AnswerWriteItem(UpdateItem(ctx.db.writes(), ctx.context, request, &result), result, members, &ctx);
+  return AnswerWriteItem(UpdateItem(ctx.db.writes(), ctx.context, request, &result), result, members, request.table_name,
+                         request.key, &ctx);
 }
 
 }  // namespace dynapage

@@ -34,6 +34,11 @@ Status ReadIndexUpdate(const RequestReader& r, const std::string& path, GlobalIn
   DP_RETURN_IF_ERROR(GetStructure(r, "Create", &create));
   DP_RETURN_IF_ERROR(GetStructure(r, "Delete", &del));
   *empty = !update && !create && !del;
+  if ((update != nullptr) + (create != nullptr) + (del != nullptr) > 1) {
+    return Status::Validation(std::string(kInvalidParameterPrefix) +
+                              "Only one of GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, "
+                              "GlobalSecondaryIndexUpdate.Delete can be specified");
+  }
   std::optional<std::string> name;
   if (update) {
     RequestReader u(*update);
@@ -91,7 +96,7 @@ Status HandleUpdateTable(OperationContext& ctx) {
     if (!empty) request.index_updates.push_back(std::move(update));
   }
   errors.CheckEnum(billing_mode, "billingMode", {"PROVISIONED", "PAY_PER_REQUEST"});
-  errors.CheckTableName(table_name, "tableName");
+  errors.CheckTableNameOrArn(table_name, "tableName");
   DP_RETURN_IF_ERROR(errors.ToStatus());
   if (!defs_valid) return Status::Validation("Invalid AttributeDefinitions");
 

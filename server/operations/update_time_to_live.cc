@@ -20,7 +20,7 @@ Status HandleUpdateTimeToLive(OperationContext& ctx) {
     DP_RETURN_IF_ERROR(s.GetString("AttributeName", &attribute));
   }
   ConstraintErrors errors;
-  errors.CheckTableName(table_name, "tableName");
+  errors.CheckTableNameOrArn(table_name, "tableName");
   if (!spec) {
     errors.AddNull("timeToLiveSpecification");
   } else {

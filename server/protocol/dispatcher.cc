@@ -90,6 +90,18 @@ struct MisreadByte {
 
 bool HasByteRapidJsonMisreads(std::string_view body) { return AnyByteOf<MisreadByte>(body); }
 
+// DynamoDB Local's text, naming the target asked for (the JavaScript SDK shows an empty message as "UnknownError").
+// A target that is not printable ASCII is left out rather than echoed.
+std::string UnknownOperationMessage(std::string_view target) {
+  std::string message = "An unknown operation was requested.";
+  if (target.empty()) return message;
+  for (char c : target) {
+    if (c < 0x20 || c > 0x7e) return message;
+  }
+  message.pop_back();
+  return message.append(": ").append(target);
+}
+
 WireResponse FromError(const WireError& error) {
   WireResponse response;
   response.status = error.http_status;
@@ -118,8 +130,11 @@ RequestContext Dispatcher::ContextFor(const WireRequest& request) const {
 WireResponse Dispatcher::Handle(const WireRequest& request) const {
   WireResponse response;
   if (request.method == "GET" && request.path == "/") {
+    // As DynamoDB's "healthy: dynamodb.<region>.amazonaws.com " (trailing space included), naming the host and
+    // port this server was reached at: nothing may send a client to AWS.
     response.content_type = "text/plain";
-    response.body = "healthy: dynamodb." + options_.region + ".amazonaws.com ";
+    response.body.reserve(10 + request.host.size());
+    response.body.append("healthy: ").append(request.host).append(" ");
   } else if (request.method != "POST" || request.path != "/" || !AcceptedContentType(request.content_type)) {
     response.status = 404;
     response.content_type = "application/x-amz-json-1.0";
@@ -142,7 +157,8 @@ WireResponse Dispatcher::Handle(const WireRequest& request) const {
       response = FromError(ToWireError(Status::Serialization("")));
     } else if (request.target.compare(0, sizeof(kTargetPrefix) - 1, kTargetPrefix) != 0 ||
                !(handler = find_operation_(request.target.substr(sizeof(kTargetPrefix) - 1)))) {
-      response = FromError(ToWireError(Status::Error(ErrorCode::kUnknownOperation, "")));
+      Status unknown = Status::Error(ErrorCode::kUnknownOperation, UnknownOperationMessage(request.target));
+      response = FromError(ToWireError(unknown));
     } else if (!CheckAuthorization(request, &auth_error)) {
       response = FromError(auth_error);
     } else if (empty_body) {
@@ -151,7 +167,7 @@ WireResponse Dispatcher::Handle(const WireRequest& request) const {
       rapidjson::StringBuffer buffer;
       JsonWriter writer(buffer);
       RequestContext context = ContextFor(request);
-      OperationContext ctx{*db_, context, document, writer, ""};
+      OperationContext ctx{*db_, context, document, writer, "", request.host};
       Status status = handler(ctx);
       if (status.ok()) {
         response.body.assign(buffer.GetString(), buffer.GetSize());

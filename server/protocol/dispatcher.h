@@ -35,6 +35,7 @@ struct WireRequest {
   std::string_view content_type;
   std::string_view target;           // X-Amz-Target
   std::string_view authorization;    // Authorization header
+  std::string_view host;             // Host header (host:port the server was reached at)
   bool has_amz_date = false;         // X-Amz-Date or Date present
   bool query_has_algorithm = false;  // X-Amz-Algorithm in the query string (presigned)
   // REQUIRES: followed by a NUL byte (it views a std::string's buffer).

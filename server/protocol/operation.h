@@ -28,6 +28,7 @@ struct OperationContext {
   const rapidjson::Value& request;
   JsonWriter& response;
   std::string error_extra;
+  std::string_view host;  // the host:port the server was reached at (the Host header)
 };
 
 using OperationHandler = Status (*)(OperationContext& ctx);

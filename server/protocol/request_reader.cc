@@ -169,7 +169,7 @@ Status ReadTableNameOnly(const RequestReader& r, std::string* table_name) {
   std::optional<std::string> name;
   DP_RETURN_IF_ERROR(r.GetString("TableName", &name));
   ConstraintErrors errors;
-  errors.CheckTableName(name, "tableName");
+  errors.CheckTableNameOrArn(name, "tableName");
   DP_RETURN_IF_ERROR(errors.ToStatus());
   *table_name = std::move(*name);
   return Status::OK();
@@ -181,6 +181,12 @@ void ConstraintErrors::Add(std::string_view value, std::string_view path, std::s
   AddRaw(std::move(text));
 }
 
+void ConstraintErrors::AddUnechoed(std::string_view path, std::string_view rule) {
+  std::string text = "Value at '";
+  text.append(path).append("' failed to satisfy constraint: ").append(rule);
+  AddRaw(std::move(text));
+}
+
 void ConstraintErrors::AddNull(std::string_view path) {
   std::string text = "Value null at '";
   text.append(path).append("' failed to satisfy constraint: Member must not be null");
@@ -188,6 +194,9 @@ void ConstraintErrors::AddNull(std::string_view path) {
 }
 
 Status ConstraintErrors::ToStatus() const {
+  if (table_name_missing_) {
+    return Status::Validation("The parameter 'TableName' is required but was not present in the request");
+  }
   if (errors_.empty()) return Status::OK();
   std::string msg = std::to_string(errors_.size()) +
                     (errors_.size() == 1 ? " validation error detected: " : " validation errors detected: ");
@@ -211,6 +220,19 @@ void ConstraintErrors::CheckTableName(const std::optional<std::string>& name, st
   if (!pattern_ok) Add(*name, path, "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+");
   if (name->size() < 3) Add(*name, path, "Member must have length greater than or equal to 3");
   if (name->size() > 255) Add(*name, path, "Member must have length less than or equal to 255");
+}
+
+void ConstraintErrors::CheckTableNameOrArn(const std::optional<std::string>& name, std::string_view path) {
+  if (!name) {
+    if (path == "tableName") {
+      table_name_missing_ = true;
+    } else {
+      AddNull(path);
+    }
+    return;
+  }
+  if (name->empty()) Add(*name, path, "Member must have length greater than or equal to 1");
+  if (name->size() > 1024) Add(*name, path, "Member must have length less than or equal to 1024");
 }
 
 void ConstraintErrors::CheckEnum(const std::optional<std::string>& value, std::string_view path,

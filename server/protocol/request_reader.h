@@ -62,6 +62,9 @@ class ConstraintErrors {
  public:
   void Add(std::string_view value, std::string_view path, std::string_view rule);
   void AddNull(std::string_view path);
+  // DynamoDB's newer wording, which some members have: "Value at 'Limit' failed to satisfy constraint: …", the
+  // value not echoed and the path as the member is spelled.
+  void AddUnechoed(std::string_view path, std::string_view rule);
   void AddRaw(std::string text) { errors_.push_back(std::move(text)); }
   bool empty() const { return errors_.empty(); }
   // OK when empty, else "1 validation error detected: …" / "N validation errors detected: …; …" (10 at most).
@@ -70,12 +73,17 @@ class ConstraintErrors {
   // Common members.
   // Paths and allowed values are views: the checks run on every request, and build strings only for a message.
   void CheckTableName(const std::optional<std::string>& name, std::string_view path, bool required = true);
+  // The TableName of an operation on an existing table: 1 to 1,024 characters, a name or a table ARN. A missing
+  // top-level TableName (path "tableName") is "The parameter 'TableName' is required but was not present in
+  // the request", which ToStatus reports before any other error.
+  void CheckTableNameOrArn(const std::optional<std::string>& name, std::string_view path);
   void CheckEnum(const std::optional<std::string>& value, std::string_view path, EnumValues allowed);
   void CheckMin(const std::optional<int64_t>& value, std::string_view path, int64_t min);
   void CheckMax(const std::optional<int64_t>& value, std::string_view path, int64_t max);
 
  private:
   std::vector<std::string> errors_;
+  bool table_name_missing_ = false;
 };
 
 // Operations whose only member is TableName (DescribeTable, DeleteTable, DescribeTimeToLive): reads it with

@@ -40,6 +40,32 @@ void WriteThroughput(const ProvisionedThroughput& t, bool pay_per_request, JsonW
   w->Int64(pay_per_request ? 0 : t.write_capacity_units);
   w->EndObject();
 }
+// ProvisionedThroughput, TableSizeBytes, ItemCount, TableArn, TableId: the members every description has.
+void WriteCountsAndIdentity(const TableDescription& d, JsonWriter* w) {
+  const TableDefinition& t = *d.definition;
+  w->Key("ProvisionedThroughput");
+  WriteThroughput(t.throughput, t.pay_per_request, w);
+  w->Key("TableSizeBytes");
+  w->Int64(d.stats.size_bytes);
+  w->Key("ItemCount");
+  w->Int64(d.stats.item_count);
+  w->Key("TableArn");
+  w->String(t.arn);
+  w->Key("TableId");
+  w->String(t.table_id);
+}
+
+// A table created PROVISIONED shows no summary until it has been switched to PAY_PER_REQUEST once.
+void WriteBillingModeSummary(const TableDefinition& t, JsonWriter* w) {
+  if (!t.pay_per_request && t.last_update_to_pay_per_request_time <= 0) return;
+  w->Key("BillingModeSummary");
+  w->StartObject();
+  w->Key("BillingMode");
+  w->String(t.pay_per_request ? "PAY_PER_REQUEST" : "PROVISIONED");
+  w->Key("LastUpdateToPayPerRequestDateTime");
+  w->Double(t.last_update_to_pay_per_request_time > 0 ? t.last_update_to_pay_per_request_time : t.creation_time);
+  w->EndObject();
+}
 }  // namespace
 
 void WriteTableDescription(const TableDescription& d, JsonWriter* w) {
@@ -64,26 +90,8 @@ void WriteTableDescription(const TableDescription& d, JsonWriter* w) {
   w->String(d.status);
   w->Key("CreationDateTime");
   w->Double(t.creation_time);
-  w->Key("ProvisionedThroughput");
-  WriteThroughput(t.throughput, t.pay_per_request, w);
-  w->Key("TableSizeBytes");
-  w->Int64(d.stats.size_bytes);
-  w->Key("ItemCount");
-  w->Int64(d.stats.item_count);
-  w->Key("TableArn");
-  w->String(t.arn);
-  w->Key("TableId");
-  w->String(t.table_id);
-  // A table created PROVISIONED shows no summary until it has been switched to PAY_PER_REQUEST once.
-  if (t.pay_per_request || t.last_update_to_pay_per_request_time > 0) {
-    w->Key("BillingModeSummary");
-    w->StartObject();
-    w->Key("BillingMode");
-    w->String(t.pay_per_request ? "PAY_PER_REQUEST" : "PROVISIONED");
-    w->Key("LastUpdateToPayPerRequestDateTime");
-    w->Double(t.last_update_to_pay_per_request_time > 0 ? t.last_update_to_pay_per_request_time : t.creation_time);
-    w->EndObject();
-  }
+  WriteCountsAndIdentity(d, w);
+  WriteBillingModeSummary(t, w);
   for (bool global : {false, true}) {
     bool any = false;
     for (const auto& index : t.indexes) any |= index.global == global;
@@ -137,6 +145,21 @@ void WriteTableDescription(const TableDescription& d, JsonWriter* w) {
   }
   w->Key("DeletionProtectionEnabled");
   w->Bool(t.deletion_protection);
+  w->EndObject();
+}
+
+void WriteDeletedTableResponse(const TableDescription& d, JsonWriter* w) {
+  const TableDefinition& t = *d.definition;
+  w->StartObject();
+  w->Key("TableDescription");
+  w->StartObject();
+  w->Key("TableName");
+  w->String(t.name);
+  w->Key("TableStatus");
+  w->String(d.status);
+  WriteCountsAndIdentity(d, w);
+  WriteBillingModeSummary(t, w);
+  w->EndObject();
   w->EndObject();
 }
 

@@ -11,6 +11,9 @@ namespace dynapage {
 void WriteTableDescription(const TableDescription& description, JsonWriter* w);
 // A whole response holding only the description: {"<member>": {…}} ("Table" or "TableDescription").
 void WriteTableDescriptionResponse(const char* member, const TableDescription& description, JsonWriter* w);
+// DeleteTable's response: {"TableDescription": {…}} with only what DynamoDB shows of a table being deleted
+// (name, status, ARN, id, counts, throughput, billing mode), no schema, creation time or indexes.
+void WriteDeletedTableResponse(const TableDescription& description, JsonWriter* w);
 
 }  // namespace dynapage
 

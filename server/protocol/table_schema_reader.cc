@@ -70,9 +70,14 @@ Status ReadKeySchema(const RequestReader& r, const char* member, const std::stri
     out->push_back(KeyElementInput{name.value_or(""), type.value_or("")});
   }
   if (*present && (out->empty() || out->size() > 2)) {
-    errors->AddRaw("Value '[" + std::string("...") + "]' at '" + path +
-                   "' failed to satisfy constraint: Member must have length " +
-                   (out->empty() ? "greater than or equal to 1" : "less than or equal to 2"));
+    std::string value = "[";
+    for (const KeyElementInput& k : *out) {
+      if (value.size() > 1) value += ", ";
+      value += "KeySchemaElement(attributeName=" + k.name + ", keyType=" + k.key_type + ")";
+    }
+    errors->Add(value + "]", path,
+                out->empty() ? "Member must have length greater than or equal to 1"
+                             : "Member must have length less than or equal to 2");
   }
   return Status::OK();
 }
@@ -116,6 +121,19 @@ Status ReadSecondaryIndex(const RequestReader& r, const std::string& path, bool 
     errors->CheckEnum(out->projection_type, path + ".projection.projectionType", {"ALL", "INCLUDE", "KEYS_ONLY"});
     if (out->non_key_attributes && out->non_key_attributes->empty()) {
       errors->Add("[]", path + ".projection.nonKeyAttributes", "Member must have length greater than or equal to 1");
+    }
+    if (out->non_key_attributes) {
+      bool too_long = false;
+      std::string value = "[";
+      for (const std::string& n : *out->non_key_attributes) {
+        too_long |= n.empty() || n.size() > 255;
+        value += (value.size() > 1 ? ", " : "") + n;
+      }
+      if (too_long) {
+        errors->Add(value + "]", path + ".projection.nonKeyAttributes",
+                    "Member must satisfy constraint: [Member must have length less than or equal to 255, Member "
+                    "must have length greater than or equal to 1]");
+      }
     }
   } else {
     errors->AddNull(path + ".projection");

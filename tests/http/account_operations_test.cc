@@ -7,13 +7,16 @@
 namespace dynapage {
 namespace {
 
-TEST(AccountOperationsTest, DescribeEndpointsNamesTheRegion) {
+// The address this server was reached at (the Host header), never AWS's: an SDK with endpoint discovery on must
+// not be sent to AWS.
+TEST(AccountOperationsTest, DescribeEndpointsNamesThisServer) {
   TestServerOptions options;
   options.region = "eu-west-1";
   TestServer server(options);
   HttpResult r = server.Call("DescribeEndpoints", "{}");
   ASSERT_EQ(200, r.status) << r.Describe();
-  EXPECT_EQ(R"({"Endpoints":[{"Address":"dynamodb.eu-west-1.amazonaws.com","CachePeriodInMinutes":1440}]})",
+  EXPECT_EQ(R"({"Endpoints":[{"Address":"127.0.0.1:)" + std::to_string(server.port()) +
+                R"(","CachePeriodInMinutes":1440}]})",
             r.body);
 }
 

@@ -99,7 +99,8 @@ void TestServer::Start(const TestServerOptions& options) {
   Status s = Database::Open(database, &db_);
   if (!s.ok()) Die("Database::Open: " + s.message());
   server_ = std::make_unique<HttpServer>();
-  port_ = server_->Bind("127.0.0.1", 0);
+  server_->set_options(options.http);
+  port_ = options.loopback_both ? server_->BindLoopback(0) : server_->Bind("127.0.0.1", 0);
   if (port_ <= 0) Die("cannot bind 127.0.0.1:0");
   ServiceOptions service;
   service.max_page_bytes = options.max_page_bytes;

@@ -26,10 +26,9 @@
 
 #include "engine/base/request_context.h"
 #include "engine/database/database.h"
+#include "server/http/http_server.h"
 
 namespace dynapage {
-
-class HttpServer;
 
 // One HTTP answer. status is 0 if no answer arrived (connection refused, reset, …).
 struct HttpResult {
@@ -73,6 +72,8 @@ struct TestServerOptions {
   std::string path;  // empty: in memory
   uint64_t max_page_bytes = kDynamoDbPageBytes;
   std::string region = "us-east-1";
+  HttpOptions http;   // connection limit, CORS origins, request deadline
+  bool loopback_both = false;  // listen on 127.0.0.1 and ::1 (BindLoopback) instead of 127.0.0.1 only
 };
 
 class TestServer {
@@ -84,6 +85,7 @@ class TestServer {
   TestServer& operator=(const TestServer&) = delete;
 
   int port() const { return port_; }
+  HttpServer& http() { return *server_; }
   Database& db() { return *db_; }
   const TestServerOptions& options() const { return options_; }
 

@@ -258,9 +258,25 @@ TEST_F(IndexReadTest, SelectRules) {
             JsonText(Call("Query", with(keys_query, R"("Select":"ALL_PROJECTED_ATTRIBUTES")")).json["Items"]));
   HttpResult r = Call("Query", std::string(kQueryG, sizeof(kQueryG) - 2) + R"(,"Select":"ALL_ATTRIBUTES"})");
   EXPECT_EQ((Strings{"B"}), Values(r, "b")) << r.Describe();
-  // Attributes a GSI does not project are simply absent.
-  r = Call("Query", with(keys_query, R"("ProjectionExpression":"b, pk")"));
-  EXPECT_EQ(Canonical(R"([{"pk":{"S":"a"}}])"), JsonText(r.json["Items"])) << r.Describe();
+  // Projected attributes may be asked for by name.
+  r = Call("Query", with(keys_query, R"("ProjectionExpression":"gpk, pk")"));
+  EXPECT_EQ(Canonical(R"([{"gpk":{"S":"g"},"pk":{"S":"a"}}])"), JsonText(r.json["Items"])) << r.Describe();
+}
+
+// Asking a GSI for attributes it does not project is refused, never answered with empty items.
+TEST_F(IndexReadTest, GlobalIndexRefusesAttributesItDoesNotProject) {
+  PutItem("a", 1, "g", "5", "x", R"(,"a":{"S":"A"},"b":{"S":"B"})");
+  const std::string refused =
+      "One or more parameter values were invalid: Global secondary index gpk_keys does not project the attribute b";
+  const std::string keys_query = R"("TableName":"tab","IndexName":"gpk_keys","KeyConditionExpression":"gpk = :g",)"
+                                 R"("ExpressionAttributeValues":{":g":{"S":"g"}})";
+  HttpResult r = Call("Query", "{" + keys_query + R"(,"ProjectionExpression":"pk, b.c"})");
+  EXPECT_EQ(400, r.status) << r.Describe();
+  EXPECT_EQ(refused, r.Message());
+  EXPECT_EQ(refused, Call("Query", "{" + keys_query + R"(,"Select":"SPECIFIC_ATTRIBUTES","ProjectionExpression":"b"})")
+                         .Message());
+  EXPECT_EQ(refused, Call("Scan", R"({"TableName":"tab","IndexName":"gpk_keys","AttributesToGet":["pk","b"]})")
+                         .Message());
 }
 
 // An LSI read of attributes outside its projection fetches the base item, whose read is charged to the table.

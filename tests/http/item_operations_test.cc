@@ -181,6 +181,20 @@ TEST_F(ItemOperationsTest, MissingTable) {
 }
 
 // §9 Put: missing key attributes and type mismatches.
+TEST_F(ItemOperationsTest, AttributeNamesMustBeNonEmptyAndAtMost64KB) {
+  HttpResult r = Put("items", R"({"pk":{"S":"a"},"":{"S":"x"}})");
+  EXPECT_EQ(400, r.status) << r.Describe();
+  EXPECT_NE(std::string::npos, r.Message().find("Empty attribute name")) << r.Message();
+  r = server_.Call("BatchWriteItem", R"({"RequestItems":{"items":[{"PutRequest":{"Item":{"pk":{"S":"a"},"":{"N":"1"}}}}]}})");
+  EXPECT_EQ(400, r.status) << r.Describe();
+  EXPECT_NE(std::string::npos, r.Message().find("Empty attribute name")) << r.Message();
+  r = Put("items", R"({"pk":{"S":"a"},")" + std::string(65536, 'n') + R"(":{"S":"x"}})");
+  EXPECT_EQ(400, r.status) << r.Describe();
+  EXPECT_EQ("ValidationException", r.ErrorName());
+  EXPECT_EQ("{}", Stored("items", R"({"pk":{"S":"a"}})"));
+  EXPECT_EQ(200, Put("items", R"({"pk":{"S":"a"},")" + std::string(65535, 'n') + R"(":{"S":"x"}})").status);
+}
+
 TEST_F(ItemOperationsTest, PutKeyErrors) {
   ExpectValidation(Put("items", R"({"other":{"S":"a"}})"), std::string(kInvalid) + "Missing the key pk in the item");
   ExpectValidation(Put("range", R"({"pk":{"S":"a"}})"), std::string(kInvalid) + "Missing the key sk in the item");
@@ -716,6 +730,10 @@ TEST_F(ItemOperationsTest, BatchGetLimits) {
                                          return Join(k);
                                        }() + "]}}}");
   EXPECT_EQ(200, r.status) << r.Describe();
+  // Over 100 keys for one table: a constraint error in DynamoDB's current wording.
+  r = server_.Call("BatchGetItem", R"({"RequestItems":{"items":{"Keys":[)" + Join(Keys("a", 101)) + "]}}}");
+  ExpectValidation(r, "1 validation error detected: Value at 'RequestItems.items.member.Keys' failed to satisfy "
+                      "constraint: Member must have length less than or equal to 100");
 }
 
 TEST_F(ItemOperationsTest, BatchGetDuplicatesAndKeyErrors) {

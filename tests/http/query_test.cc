@@ -268,6 +268,27 @@ TEST_F(QueryTest, LegacyKeyConditions) {
   EXPECT_EQ(2u, r.json["Count"].GetUint());
 }
 
+TEST_F(QueryTest, LegacyKeyConditionsMixWithFilterAndProjectionExpressions) {
+  Fill("a", 10);
+  const std::string key_conditions =
+      R"("TableName":"qtab","KeyConditions":{"pk":{"ComparisonOperator":"EQ","AttributeValueList":[{"S":"a"}]}})";
+  HttpResult r = Query(key_conditions + R"(,"FilterExpression":"v > :v","ProjectionExpression":"sk",)"
+                                        R"("ExpressionAttributeValues":{":v":{"N":"6"}})");
+  ASSERT_EQ(200, r.status) << r.Describe();
+  EXPECT_EQ(3u, r.json["Count"].GetUint());
+  EXPECT_EQ(Canonical(R"({"sk":{"N":"7"}})"), JsonText(r.json["Items"][0]));
+  // Only the parameters that conflict are named.
+  r = Query(key_conditions + R"(,"QueryFilter":{"v":{"ComparisonOperator":"GT","AttributeValueList":[{"N":"6"}]}},)"
+                             R"("FilterExpression":"v > :v","ExpressionAttributeValues":{":v":{"N":"6"}})");
+  EXPECT_EQ("Can not use both expression and non-expression parameters in the same request: Non-expression parameters: "
+            "{QueryFilter} Expression parameters: {FilterExpression}",
+            r.Message());
+  r = Query(key_conditions + R"(,"KeyConditionExpression":"pk = :p","ExpressionAttributeValues":{":p":{"S":"a"}})");
+  EXPECT_EQ("Can not use both expression and non-expression parameters in the same request: Non-expression parameters: "
+            "{KeyConditions} Expression parameters: {KeyConditionExpression}",
+            r.Message());
+}
+
 TEST_F(QueryTest, StartKeyErrorsUseQueryWording) {
   Fill("a", 5);
   struct Case {
@@ -364,7 +385,12 @@ TEST_F(QueryTest, SelectRulesCarryTheValidationPrefix) {
             "enum value set: [SPECIFIC_ATTRIBUTES, COUNT, ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES]",
             r.Message());
   r = Query(PartitionCondition("a") + R"(,"Limit":0)");
-  EXPECT_EQ("1 validation error detected: Value '0' at 'limit' failed to satisfy constraint: Member must have value "
+  // DynamoDB's current wording: the value not echoed, the member capitalised.
+  EXPECT_EQ("1 validation error detected: Value at 'Limit' failed to satisfy constraint: Member must have value "
+            "greater than or equal to 1",
+            r.Message());
+  r = server_.Call("Scan", R"({"TableName":"qtab","Limit":-3})");
+  EXPECT_EQ("1 validation error detected: Value at 'Limit' failed to satisfy constraint: Member must have value "
             "greater than or equal to 1",
             r.Message());
 }

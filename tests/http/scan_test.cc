@@ -281,6 +281,23 @@ TEST_F(ScanTest, SelectRulesHaveNoValidationPrefix) {
             r.Message());
 }
 
+TEST_F(ScanTest, LegacyScanFilterInAndBetweenNeedOneType) {
+  const std::string same_type = "One or more parameter values were invalid: AttributeValues inside "
+                                "AttributeValueList must be of same type";
+  HttpResult r = server_.Call(
+      "Scan", R"({"TableName":"rtab","ScanFilter":{"v":{"ComparisonOperator":"IN",)"
+              R"("AttributeValueList":[{"N":"1"},{"N":"2"},{"S":"2"}]}}})");
+  EXPECT_EQ(400, r.status) << r.Describe();
+  EXPECT_EQ(same_type, r.Message());
+  r = server_.Call("Scan", R"({"TableName":"rtab","ScanFilter":{"v":{"ComparisonOperator":"BETWEEN",)"
+                           R"("AttributeValueList":[{"N":"1"},{"S":"2"}]}}})");
+  EXPECT_EQ(same_type, r.Message());
+  r = server_.Call("Query", R"({"TableName":"rtab","KeyConditionExpression":"pk = :p",)"
+                            R"("ExpressionAttributeValues":{":p":{"S":"p0"}},)"
+                            R"("QueryFilter":{"v":{"ComparisonOperator":"IN","AttributeValueList":[{"S":"1"},{"B":"AA=="}]}}})");
+  EXPECT_EQ(400, r.status) << r.Describe();
+}
+
 TEST_F(ScanTest, LegacyScanFilterWithConditionalOperator) {
   FillRange(2, 10);
   HttpResult r = server_.Call(

@@ -149,6 +149,36 @@ TEST_F(CreateTableIndexTest, ProjectionRules) {
   ExpectCreated(gsi(R"({"ProjectionType":"INCLUDE","NonKeyAttributes":["a","b"]})"));
 }
 
+TEST_F(CreateTableIndexTest, IncludeProjectionsAndDuplicateDefinitions) {
+  const std::vector<std::string> defs = {Def("pk"), Def("gpk")};
+  auto gsi = [&](const std::string& projection) {
+    return TableBody(defs, Key("pk"), R"("GlobalSecondaryIndexes":[)" + Index("gs1", Key("gpk"), projection) + "]");
+  };
+  ExpectRefused(gsi(R"({"ProjectionType":"INCLUDE"})"),
+                std::string(kInvalid) + "ProjectionType is INCLUDE, but NonKeyAttributes is not specified");
+  ExpectRefused(gsi(R"({"ProjectionType":"INCLUDE","NonKeyAttributes":["a","b","a"]})"),
+                std::string(kInvalid) + "Duplicate value in NonKeyAttributes: a");
+  ExpectRefused(TableBody({Def("pk"), Def("gpk"), Def("gpk", "N")}, Key("pk"),
+                          R"("GlobalSecondaryIndexes":[)" + Index("gs1", Key("gpk")) + "]"),
+                std::string(kInvalid) + "Duplicate AttributeName in AttributeDefinitions: gpk");
+  // Projected names are at most 255 characters; a key name over 255 is reported before a definition mismatch.
+  HttpResult r = server_.Call("CreateTable", gsi(R"({"ProjectionType":"INCLUDE","NonKeyAttributes":[")" +
+                                                 std::string(256, 'n') + R"("]})"));
+  EXPECT_EQ("ValidationException", r.ErrorName()) << r.Describe();
+  EXPECT_NE(std::string::npos, r.Message().find("Member must have length less than or equal to 255")) << r.Message();
+  r = server_.Call("CreateTable", TableBody({Def("other")}, Key(std::string(256, 'k')), ""));
+  EXPECT_EQ("ValidationException", r.ErrorName()) << r.Describe();
+  EXPECT_NE(std::string::npos, r.Message().find("Member must have length less than or equal to 255")) << r.Message();
+  // A key schema of three elements is rendered element by element.
+  ExpectRefused(TableBody({Def("a"), Def("b"), Def("c")},
+                          R"([{"AttributeName":"a","KeyType":"HASH"},{"AttributeName":"b","KeyType":"RANGE"},)"
+                          R"({"AttributeName":"c","KeyType":"RANGE"}])",
+                          ""),
+                "1 validation error detected: Value '[KeySchemaElement(attributeName=a, keyType=HASH), "
+                "KeySchemaElement(attributeName=b, keyType=RANGE), KeySchemaElement(attributeName=c, keyType=RANGE)]' "
+                "at 'keySchema' failed to satisfy constraint: Member must have length less than or equal to 2");
+}
+
 // At most 100 NonKeyAttributes over all indexes; an attribute projected twice counts twice.
 TEST_F(CreateTableIndexTest, ProjectedAttributeLimit) {
   auto include = [](int from, int count) {
@@ -318,6 +348,37 @@ TEST_F(IndexMaintenanceTest, PutOverwriteAndDeleteMoveEntries) {
   ASSERT_EQ(200, server_.Call("DeleteItem", R"({"TableName":"tab","Key":{"pk":{"S":"a"},"sk":{"N":"1"}}})").status);
   EXPECT_EQ(Strings{}, Entries("by_gpk"));
   EXPECT_EQ(Strings{}, Entries("gpk_keys"));
+}
+
+// ReturnItemCollectionMetrics SIZE on a table with an LSI: every kind of write answers its item collection.
+TEST_F(IndexMaintenanceTest, WritesAnswerItemCollectionMetrics) {
+  const std::string metrics = Canonical(R"({"ItemCollectionKey":{"pk":{"S":"a"}},"SizeEstimateRangeGB":[0.0,1.0]})");
+  HttpResult r = server_.Call("PutItem", R"({"TableName":"tab","Item":{"pk":{"S":"a"},"sk":{"N":"1"}},)"
+                                         R"("ReturnItemCollectionMetrics":"SIZE"})");
+  ASSERT_EQ(200, r.status) << r.Describe();
+  ASSERT_TRUE(r.Has("ItemCollectionMetrics")) << r.body;
+  EXPECT_EQ(metrics, JsonText(r.json["ItemCollectionMetrics"]));
+  r = server_.Call("UpdateItem", R"({"TableName":"tab","Key":{"pk":{"S":"a"},"sk":{"N":"1"}},)"
+                                 R"("UpdateExpression":"SET v = :v","ExpressionAttributeValues":{":v":{"N":"1"}},)"
+                                 R"("ReturnItemCollectionMetrics":"SIZE"})");
+  ASSERT_TRUE(r.Has("ItemCollectionMetrics")) << r.body;
+  EXPECT_EQ(metrics, JsonText(r.json["ItemCollectionMetrics"]));
+  r = server_.Call("DeleteItem", R"({"TableName":"tab","Key":{"pk":{"S":"a"},"sk":{"N":"1"}},)"
+                                 R"("ReturnItemCollectionMetrics":"SIZE"})");
+  ASSERT_TRUE(r.Has("ItemCollectionMetrics")) << r.body;
+  EXPECT_EQ(metrics, JsonText(r.json["ItemCollectionMetrics"]));
+  r = server_.Call("BatchWriteItem", R"({"RequestItems":{"tab":[{"PutRequest":{"Item":{"pk":{"S":"a"},"sk":{"N":"2"}}}},)"
+                                     R"({"DeleteRequest":{"Key":{"pk":{"S":"a"},"sk":{"N":"3"}}}}]},)"
+                                     R"("ReturnItemCollectionMetrics":"SIZE"})");
+  ASSERT_TRUE(r.Has("ItemCollectionMetrics")) << r.body;
+  EXPECT_EQ("[" + metrics + "," + metrics + "]", JsonText(r.json["ItemCollectionMetrics"]["tab"]));
+  r = server_.Call("TransactWriteItems", R"({"TransactItems":[{"Put":{"TableName":"tab",)"
+                                         R"("Item":{"pk":{"S":"a"},"sk":{"N":"4"}}}}],"ReturnItemCollectionMetrics":"SIZE"})");
+  ASSERT_TRUE(r.Has("ItemCollectionMetrics")) << r.body;
+  EXPECT_EQ("[" + metrics + "]", JsonText(r.json["ItemCollectionMetrics"]["tab"]));
+  // Without the request, or on a table without LSIs, there is none.
+  r = server_.Call("PutItem", R"({"TableName":"tab","Item":{"pk":{"S":"a"},"sk":{"N":"1"}}})");
+  EXPECT_FALSE(r.Has("ItemCollectionMetrics"));
 }
 
 TEST_F(IndexMaintenanceTest, BatchWriteMaintainsEveryIndex) {

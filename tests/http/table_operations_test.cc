@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -137,6 +138,63 @@ TEST_F(TableOperationsTest, DeleteTable) {
   EXPECT_EQ("{}", r.body);
   r = server_.Call("DescribeTable", R"({"TableName":"gone"})");
   EXPECT_EQ(0, r.json["Table"]["ItemCount"].GetInt64());
+}
+
+// DeleteTable answers the short description DynamoDB returns for a table being deleted.
+TEST_F(TableOperationsTest, DeleteTableAnswersTheShortDescription) {
+  HttpResult r = server_.Call("CreateTable", R"({"TableName":"gone","BillingMode":"PAY_PER_REQUEST",
+      "AttributeDefinitions":[{"AttributeName":"id","AttributeType":"S"},{"AttributeName":"g","AttributeType":"S"}],
+      "KeySchema":[{"AttributeName":"id","KeyType":"HASH"}],
+      "GlobalSecondaryIndexes":[{"IndexName":"by_g","KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],
+                                 "Projection":{"ProjectionType":"ALL"}}]})");
+  ASSERT_EQ(200, r.status) << r.Describe();
+  ASSERT_EQ(200, server_.Call("PutItem", R"({"TableName":"gone","Item":{"id":{"S":"a"},"v":{"N":"1"}}})").status);
+  r = server_.Call("DeleteTable", R"({"TableName":"gone"})");
+  ASSERT_EQ(200, r.status) << r.Describe();
+  const rapidjson::Value& d = r.json["TableDescription"];
+  std::vector<std::string> members;
+  for (auto m = d.MemberBegin(); m != d.MemberEnd(); ++m) members.push_back(m->name.GetString());
+  std::sort(members.begin(), members.end());
+  EXPECT_EQ((std::vector<std::string>{"BillingModeSummary", "ItemCount", "ProvisionedThroughput", "TableArn",
+                                      "TableId", "TableName", "TableSizeBytes", "TableStatus"}),
+            members)
+      << r.body;
+  EXPECT_STREQ("DELETING", d["TableStatus"].GetString());
+  EXPECT_STREQ("PAY_PER_REQUEST", d["BillingModeSummary"]["BillingMode"].GetString());
+  EXPECT_EQ(1, d["ItemCount"].GetInt64());
+}
+
+// Data-plane operations take a table name of 1 to 1,024 characters (or a table ARN); CreateTable keeps 3 to 255.
+TEST_F(TableOperationsTest, DataPlaneTableNamesAndRequiredMembers) {
+  HttpResult r = server_.Call("GetItem", R"({"TableName":"ab","Key":{"id":{"S":"a"}}})");
+  EXPECT_EQ("ResourceNotFoundException", r.ErrorName()) << r.Describe();
+  r = server_.Call("DescribeTable", R"({"TableName":"a b!"})");
+  EXPECT_EQ("ResourceNotFoundException", r.ErrorName()) << r.Describe();
+  r = server_.Call("Query", R"({"TableName":")" + std::string(300, 'q') +
+                                R"(","KeyConditionExpression":"id = :v","ExpressionAttributeValues":{":v":{"S":"a"}}})");
+  EXPECT_EQ("ResourceNotFoundException", r.ErrorName()) << r.Describe();
+  r = server_.Call("GetItem", R"({"TableName":")" + std::string(1025, 'q') + R"(","Key":{"id":{"S":"a"}}})");
+  EXPECT_EQ("ValidationException", r.ErrorName()) << r.Describe();
+  EXPECT_NE(std::string::npos, r.Message().find("Member must have length less than or equal to 1024")) << r.Message();
+  r = server_.Call("PutItem", R"({"TableName":"","Item":{"id":{"S":"a"}}})");
+  EXPECT_NE(std::string::npos, r.Message().find("Member must have length greater than or equal to 1")) << r.Message();
+  // A table's ARN names it.
+  ASSERT_EQ(200, server_.CreateTable("arned", "id", "S").status);
+  const std::string arn = "arn:aws:dynamodb:us-east-1:000000000000:table/arned";
+  r = server_.Call("PutItem", R"({"TableName":")" + arn + R"(","Item":{"id":{"S":"a"}}})");
+  EXPECT_EQ(200, r.status) << r.Describe();
+  r = server_.Call("GetItem", R"({"TableName":")" + arn + R"(","Key":{"id":{"S":"a"}},"ConsistentRead":true})");
+  EXPECT_EQ(Canonical(R"({"Item":{"id":{"S":"a"}}})"), r.body);
+  // Missing members.
+  for (const char* op : {"GetItem", "PutItem", "DescribeTable", "DeleteTable", "Query", "Scan"}) {
+    r = server_.Call(op, "{}");
+    EXPECT_EQ("ValidationException", r.ErrorName()) << op;
+    EXPECT_EQ("The parameter 'TableName' is required but was not present in the request", r.Message()) << op;
+  }
+  r = server_.Call("BatchGetItem", R"({"RequestItems":{}})");
+  EXPECT_EQ("The requestItems parameter is required for BatchGetItem", r.Message());
+  r = server_.Call("BatchWriteItem", R"({"RequestItems":{}})");
+  EXPECT_EQ("The requestItems parameter is required for BatchWriteItem", r.Message());
 }
 
 TEST_F(TableOperationsTest, DeleteMissingTable) {

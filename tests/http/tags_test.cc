@@ -33,7 +33,7 @@ TEST_F(TagsTest, TagListUntag) {
   EXPECT_EQ(R"({"Tags":[]})", List());
   HttpResult r = Tag(R"([{"Key":"team","Value":"a"},{"Key":"env","Value":"test"}])");
   ASSERT_EQ(200, r.status) << r.Describe();
-  EXPECT_EQ("{}", r.body);
+  EXPECT_EQ("", r.body);  // DynamoDB's TagResource answers an empty body
   EXPECT_EQ(Canonical(R"({"Tags":[{"Key":"env","Value":"test"},{"Key":"team","Value":"a"}]})"), List());
   ASSERT_EQ(200, Tag(R"([{"Key":"team","Value":"b"}])").status);  // overwrites
   r = Untag(R"(["env","absent"])");

@@ -50,6 +50,16 @@ TEST_F(TimeToLiveTest, RepeatedChangesAreRefused) {
   EXPECT_EQ("TimeToLive is already disabled", r.Message());
 }
 
+TEST_F(TimeToLiveTest, DisablingNamesTheEnabledAttribute) {
+  ASSERT_EQ(200, Update(true).status);
+  HttpResult r = Update(false, "other");
+  EXPECT_EQ("ValidationException", r.ErrorName());
+  EXPECT_EQ("TimeToLive is active on a different AttributeName: current AttributeName is expires", r.Message());
+  EXPECT_EQ(Canonical(R"({"TimeToLiveDescription":{"TimeToLiveStatus":"ENABLED","AttributeName":"expires"}})"),
+            Describe().body);
+  EXPECT_EQ(200, Update(false).status);
+}
+
 TEST_F(TimeToLiveTest, Refusals) {
   HttpResult r = Describe("missing");
   EXPECT_EQ("ResourceNotFoundException", r.ErrorName());

@@ -127,14 +127,46 @@ TEST_F(TransactionsTest, UpdateThatDoesNotFitTheItemIsAValidationErrorReason) {
   EXPECT_EQ("none", Stored("b"));
 }
 
+// A key that fails validation cancels the transaction, with ValidationError at its position.
+TEST_F(TransactionsTest, InvalidKeysAreValidationErrorReasons) {
+  HttpResult r = Write({PutAction(R"({"pk":{"S":"ok"}})"), PutAction(R"({"pk":{"N":"1"}})")});
+  EXPECT_EQ(kCanceledType, r.ErrorType()) << r.Describe();
+  EXPECT_EQ("Transaction cancelled, please refer cancellation reasons for specific reasons [None, ValidationError]",
+            r.Message());
+  EXPECT_EQ(Canonical(R"([{"Code":"None"},{"Code":"ValidationError","Message":)"
+                      R"("One or more parameter values were invalid: Type mismatch for key pk expected: S actual: N"}])"),
+            JsonText(r.json["CancellationReasons"]));
+  EXPECT_EQ("none", Stored("ok"));
+  r = Write({R"({"Delete":{"TableName":"items","Key":{"pk":{"S":""}}}})", PutAction(R"({"pk":{"S":"ok"}})"),
+             R"({"ConditionCheck":{"TableName":"items","Key":{"pk":{"B":"AA=="}},)"
+             R"~("ConditionExpression":"attribute_exists(pk)"}})~"});
+  EXPECT_EQ(kCanceledType, r.ErrorType()) << r.Describe();
+  EXPECT_EQ("Transaction cancelled, please refer cancellation reasons for specific reasons [ValidationError, None, "
+            "ValidationError]",
+            r.Message());
+  EXPECT_EQ("none", Stored("ok"));
+}
+
+TEST_F(TransactionsTest, AggregateSizeOverFourMegabytesIsRefused) {
+  std::vector<std::string> puts;
+  for (int i = 0; i < 11; i++) {
+    puts.push_back(PutAction(R"({"pk":{"S":"k)" + std::to_string(i) + R"("},"v":{"S":")" + std::string(390000, 'x') +
+                             R"("}})"));
+  }
+  HttpResult r = Write(puts);
+  EXPECT_EQ(400, r.status) << r.Message();
+  EXPECT_EQ("ValidationException", r.ErrorName());
+  EXPECT_EQ("none", Stored("k0"));
+  puts.pop_back();
+  EXPECT_EQ(200, Write(puts).status);
+}
+
 TEST_F(TransactionsTest, RequestErrorsAreNotCancellations) {
   ExpectValidation(Write({UpdateAction("a", Updating("SET pk = :v", R"({":v":{"S":"x"}})"))}),
                    "One or more parameter values were invalid: Cannot update attribute pk. This attribute is part of "
                    "the key");
   ExpectValidation(Write({UpdateAction("a", R"("UpdateExpression":"SET")")}),
                    "Invalid UpdateExpression: Syntax error; token: \"<EOF>\", near: \"SET\"");
-  ExpectValidation(Write({PutAction(R"({"pk":{"N":"1"}})")}),
-                   "One or more parameter values were invalid: Type mismatch for key pk expected: S actual: N");
   ExpectValidation(Write({R"({"Put":{"TableName":"items","Item":{"pk":{"S":"a"}}},)"
                           R"("Delete":{"TableName":"items","Key":{"pk":{"S":"a"}}}})"}),
                    "TransactItems can only contain one of Check, Put, Update or Delete");
@@ -224,8 +256,15 @@ TEST_F(TransactionsTest, GetItemsRefusals) {
   HttpResult r = server_.Call("TransactGetItems", R"({"TransactItems":[
       {"Get":{"TableName":"items","Key":{"pk":{"S":"a"}}}},{"Get":{"TableName":"items","Key":{"pk":{"S":"a"}}}}]})");
   ExpectValidation(r, "Transaction request cannot include multiple operations on one item");
-  r = server_.Call("TransactGetItems", R"({"TransactItems":[{"Get":{"TableName":"items","Key":{"id":{"S":"a"}}}}]})");
-  ExpectValidation(r, "The provided key element does not match the schema");
+  // A key that fails validation cancels the transaction, with ValidationError at its position.
+  r = server_.Call("TransactGetItems", R"({"TransactItems":[{"Get":{"TableName":"items","Key":{"pk":{"S":"b"}}}},)"
+                                       R"({"Get":{"TableName":"items","Key":{"id":{"S":"a"}}}}]})");
+  EXPECT_EQ(kCanceledType, r.ErrorType()) << r.Describe();
+  EXPECT_EQ("Transaction cancelled, please refer cancellation reasons for specific reasons [None, ValidationError]",
+            r.Message());
+  EXPECT_EQ(Canonical(R"([{"Code":"None"},)"
+                      R"({"Code":"ValidationError","Message":"The provided key element does not match the schema"}])"),
+            JsonText(r.json["CancellationReasons"]));
   r = server_.Call("TransactGetItems", R"({"TransactItems":[{"Get":{"TableName":"nope","Key":{"pk":{"S":"a"}}}}]})");
   EXPECT_EQ("ResourceNotFoundException", r.ErrorName());
   std::string items;

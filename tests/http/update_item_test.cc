@@ -96,9 +96,40 @@ TEST_F(UpdateItemTest, UpdateOfMissingItemCreatesIt) {
 TEST_F(UpdateItemTest, UpdateWithoutActionsCreatesKeyOnlyItem) {
   EXPECT_EQ(200, Update("").status);
   EXPECT_EQ(Canonical(R"({"pk":{"S":"a"}})"), Stored());
-  // Only REMOVE on a missing item: the item exists afterwards too.
-  EXPECT_EQ(200, Update(R"("UpdateExpression":"REMOVE x")", R"({"pk":{"S":"b"}})").status);
-  EXPECT_EQ(Canonical(R"({"pk":{"S":"b"}})"), Stored(R"({"pk":{"S":"b"}})"));
+}
+
+TEST_F(UpdateItemTest, OnlyRemovingActionsDoNotCreateMissingItem) {
+  const std::string b = R"({"pk":{"S":"b"}})";
+  HttpResult r = Update(R"("UpdateExpression":"REMOVE x","ReturnValues":"ALL_NEW")", b);
+  EXPECT_EQ("none", Attributes(r));
+  EXPECT_EQ("none", Stored(b));
+  // A path into a missing attribute of a missing item is no error either.
+  EXPECT_EQ("none", Attributes(Update(R"("UpdateExpression":"REMOVE x.y, z[3]","ReturnValues":"ALL_NEW")", b)));
+  EXPECT_EQ("none", Attributes(Update(
+                        R"("UpdateExpression":"DELETE s :v","ExpressionAttributeValues":{":v":{"SS":["a"]}},)"
+                        R"("ReturnValues":"ALL_NEW")",
+                        b)));
+  EXPECT_EQ("none", Stored(b));
+  // Legacy DELETE, with a value and without.
+  EXPECT_EQ("none", Attributes(Update(R"("AttributeUpdates":{"x":{"Action":"DELETE"},)"
+                                      R"("s":{"Action":"DELETE","Value":{"SS":["a"]}}},"ReturnValues":"ALL_NEW")",
+                                      b)));
+  EXPECT_EQ("none", Stored(b));
+  // With SET or ADD too, the item is created.
+  EXPECT_EQ(200, Update(R"("UpdateExpression":"REMOVE x ADD n :one","ExpressionAttributeValues":{":one":{"N":"1"}})",
+                        b)
+                     .status);
+  EXPECT_EQ(Canonical(R"({"n":{"N":"1"},"pk":{"S":"b"}})"), Stored(b));
+}
+
+TEST_F(UpdateItemTest, AppendsPastListEndInIndexOrder) {
+  ASSERT_EQ(200, Put(R"({"pk":{"S":"a"},"a":{"L":[{"N":"0"},{"N":"1"},{"N":"2"},{"N":"3"}]}})").status);
+  ASSERT_EQ(200, Update(R"("UpdateExpression":"SET a[84] = :v1, a[37] = :v2, a[17] = :v3",)"
+                        R"("ExpressionAttributeValues":{":v1":{"S":"84"},":v2":{"S":"37"},":v3":{"S":"17"}})")
+                     .status);
+  EXPECT_EQ(Canonical(R"({"a":{"L":[{"N":"0"},{"N":"1"},{"N":"2"},{"N":"3"},{"S":"17"},{"S":"37"},{"S":"84"}]},)"
+                      R"("pk":{"S":"a"}})"),
+            Stored());
 }
 
 TEST_F(UpdateItemTest, SetArithmeticAndFunctions) {
@@ -287,6 +318,37 @@ class UpdateErrorsTest : public UpdateItemTest {
   }
   std::string before_;
 };
+
+TEST_F(UpdateErrorsTest, NamesStartWithALetterAndFunctionsNestAsDynamoDBAllows) {
+  for (const char* expression : {"SET _123 = :one", "SET s = _f(b)"}) {
+    HttpResult r = UpdateWith(expression);
+    EXPECT_EQ(400, r.status) << expression;
+    EXPECT_EQ(0u, r.Message().find("Invalid UpdateExpression: Syntax error; token: ")) << r.Message();
+  }
+  ExpectValidation(UpdateWith("SET l = list_append(list_append(l, :l), :l)"),
+                   "Invalid UpdateExpression: The function is not allowed to be used this way in an expression; "
+                   "function: list_append");
+  HttpResult r = UpdateWith("SET l[99999999999] = :one");
+  EXPECT_EQ(400, r.status);
+  EXPECT_NE(std::string::npos, r.Message().find("List index is not within the allowable range")) << r.Message();
+  for (const char* condition : {"if_not_exists(s, :s) = :s", "list_append(l, :l) = :l"}) {
+    r = Update(R"("UpdateExpression":"SET n = :one","ConditionExpression":")" + std::string(condition) +
+               R"(","ExpressionAttributeValues":{":one":{"N":"1"},":s":{"S":"x"},":l":{"L":[]}})");
+    EXPECT_EQ(400, r.status) << condition;
+    EXPECT_NE(std::string::npos, r.Message().find("not allowed")) << r.Message();
+  }
+}
+
+TEST_F(UpdateItemTest, NestedIfNotExistsAndValueAttributeTypeAreAccepted) {
+  ASSERT_EQ(200, Put(R"({"pk":{"S":"a"},"l":{"L":[{"S":"x"}]}})").status);
+  HttpResult r = Update(R"("UpdateExpression":"SET l = list_append(if_not_exists(l, :e), :w), )"
+                        R"~(b = if_not_exists(b, if_not_exists(c, :v))",)~"
+                        R"~("ConditionExpression":"attribute_type(:v, :t)",)~"
+                        R"("ExpressionAttributeValues":{":e":{"L":[]},":w":{"L":[{"S":"y"}]},":v":{"S":"v"},)"
+                        R"(":t":{"S":"S"}})");
+  ASSERT_EQ(200, r.status) << r.Describe();
+  EXPECT_EQ(Canonical(R"({"b":{"S":"v"},"l":{"L":[{"S":"x"},{"S":"y"}]},"pk":{"S":"a"}})"), Stored());
+}
 
 TEST_F(UpdateErrorsTest, KeyAttributesCannotBeUpdated) {
   const std::string msg = std::string(kInvalid) + "Cannot update attribute pk. This attribute is part of the key";

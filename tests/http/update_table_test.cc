@@ -231,6 +231,39 @@ TEST_F(UpdateTableTest, CreateGlobalIndexBackfillsExistingItems) {
             server_.Call("Scan", R"({"TableName":"tab","IndexName":"nope"})").Message());
 }
 
+// The backfill leaves out the items a write could not index: empty or oversized key values.
+TEST_F(UpdateTableTest, BackfillSkipsItemsWhoseIndexKeysWouldBeInvalid) {
+  ASSERT_EQ(200, server_.CreateTable("tab", "pk", "S", "sk", "N").status);
+  PutMany(5, [&](int i) {
+    std::string cat = i == 0 ? "" : i == 1 ? std::string(2049, 'c') : "c";
+    std::string score = i == 2 ? R"({"B":""})" : R"({"B":"AA=="})";
+    if (i == 3) score = R"({"B":")" + std::string(1368, 'A') + R"("})";  // 1,026 bytes: over a sort key's 1,024
+    return R"({"pk":{"S":"p"},"sk":{"N":")" + std::to_string(i) + R"("},"cat":{"S":")" + cat + R"("},"score":)" +
+           score + "}";
+  });
+  HttpResult r =
+      Update(R"("AttributeDefinitions":[{"AttributeName":"cat","AttributeType":"S"},
+      {"AttributeName":"score","AttributeType":"B"}],)" +
+             CreateAction("by_cat",
+                          R"([{"AttributeName":"cat","KeyType":"HASH"},{"AttributeName":"score","KeyType":"RANGE"}])"));
+  ASSERT_EQ(200, r.status) << r.Describe();
+  EXPECT_EQ(1, r.json["TableDescription"]["GlobalSecondaryIndexes"][0]["ItemCount"].GetInt64()) << r.body;
+  EXPECT_EQ(Strings{"4"},
+            Values(ReadAllPages(server_, "Scan", R"({"TableName":"tab","IndexName":"by_cat"})"), "sk"));
+}
+
+TEST_F(UpdateTableTest, OneIndexUpdateHoldsOneAction) {
+  CreateIndexedTable(server_, "tab");
+  ExpectRefused(R"("AttributeDefinitions":[{"AttributeName":"gpk","AttributeType":"S"}],)"
+                R"("GlobalSecondaryIndexUpdates":[{"Create":{"IndexName":"by_new","KeySchema":)"
+                R"([{"AttributeName":"gpk","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"}},)"
+                R"("Delete":{"IndexName":"by_gpk"}}])",
+                "ValidationException",
+                std::string(kInvalid) + "Only one of GlobalSecondaryIndexUpdate.Update, "
+                                        "GlobalSecondaryIndexUpdate.Create, GlobalSecondaryIndexUpdate.Delete can be "
+                                        "specified");
+}
+
 TEST_F(UpdateTableTest, CreateGlobalIndexValidation) {
   CreateIndexedTable(server_, "tab");
   const std::string gpk_key = R"([{"AttributeName":"gpk","KeyType":"HASH"}])";

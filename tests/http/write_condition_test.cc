@@ -180,6 +180,36 @@ TEST_F(ConditionalWriteTest, LegacyExpected) {
   EXPECT_EQ(Canonical(R"({"pk":{"S":"a"},"v":{"N":"2"}})"), Stored());
 }
 
+TEST_F(ConditionalWriteTest, LegacyExpectedValueTypesAndConditionalOperator) {
+  const std::string same_type = "One or more parameter values were invalid: AttributeValues inside "
+                                "AttributeValueList must be of same type";
+  HttpResult r = Put(R"({"pk":{"S":"a"}})",
+                     R"(,"Expected":{"v":{"ComparisonOperator":"IN","AttributeValueList":[{"S":"x"},{"N":"1"}]}})");
+  EXPECT_EQ(400, r.status) << r.Describe();
+  EXPECT_EQ(same_type, r.Message());
+  r = Put(R"({"pk":{"S":"a"}})",
+          R"(,"Expected":{"v":{"ComparisonOperator":"BETWEEN","AttributeValueList":[{"S":"x"},{"N":"1"}]}})");
+  EXPECT_EQ(same_type, r.Message());
+  const std::string no_expected =
+      "One or more parameter values were invalid: ConditionalOperator can only be used when Expected is present";
+  r = Put(R"({"pk":{"S":"a"}})", R"(,"ConditionalOperator":"AND")");
+  EXPECT_EQ(400, r.status) << r.Describe();
+  EXPECT_EQ(no_expected, r.Message());
+  EXPECT_EQ(no_expected, Put(R"({"pk":{"S":"a"}})", R"(,"ConditionalOperator":"OR","Expected":{})").Message());
+  EXPECT_EQ(no_expected, Delete(R"(,"ConditionalOperator":"OR")").Message());
+  EXPECT_EQ("none", Stored());
+}
+
+TEST_F(ConditionalWriteTest, LegacyNotContainsFailsOnMissingAttribute) {
+  ASSERT_EQ(200, Put(R"({"pk":{"S":"a"},"v":{"S":"abc"}})").status);
+  ExpectConditionFailed(Put(R"({"pk":{"S":"a"},"v":{"S":"new"}})",
+                            R"(,"Expected":{"gone":{"ComparisonOperator":"NOT_CONTAINS","AttributeValueList":[{"S":"x"}]}})"));
+  EXPECT_EQ(Canonical(R"({"pk":{"S":"a"},"v":{"S":"abc"}})"), Stored());
+  HttpResult r = Put(R"({"pk":{"S":"a"},"v":{"S":"new"}})",
+                     R"(,"Expected":{"v":{"ComparisonOperator":"NOT_CONTAINS","AttributeValueList":[{"S":"x"}]}})");
+  EXPECT_EQ(200, r.status) << r.Describe();
+}
+
 TEST_F(ConditionalWriteTest, PlaceholderErrorsOnPutAndDelete) {
   HttpResult r = Put(R"({"pk":{"S":"a"}})", R"(,"ExpressionAttributeValues":{":v":{"N":"5"}})");
   EXPECT_EQ("ExpressionAttributeValues can only be specified when using expressions: ConditionExpression is null",

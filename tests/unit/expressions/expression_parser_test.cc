@@ -273,8 +273,15 @@ TEST_F(ExpressionParserTest, InvalidFunctionNames) {
   EXPECT_EQ(std::string(kF) + "Invalid function name; function: foo", Filter("foo(a)"));
   EXPECT_EQ(std::string(kF) + "Invalid function name; function: ATTRIBUTE_EXISTS", Filter("ATTRIBUTE_EXISTS(a)"));
   EXPECT_EQ(std::string(kF) + "Invalid function name; function: SIZE", Filter("SIZE(a) = :n"));
-  EXPECT_EQ(std::string(kF) + "Invalid function name; function: if_not_exists",
+  // UpdateExpression's functions are known, but not allowed in a condition.
+  EXPECT_EQ(std::string(kF) + "The function is not allowed to be used this way in an expression; function: "
+                              "if_not_exists",
             Filter("a = if_not_exists(a, :s)"));
+  EXPECT_EQ(std::string(kF) + "The function is not allowed to be used this way in an expression; function: "
+                              "list_append",
+            Filter("list_append(a, :s)"));
+  // Names start with a letter.
+  EXPECT_EQ(0u, Filter("_f(a)").find(std::string(kF) + "Syntax error; token: ")) << Filter("_f(a)");
 }
 
 TEST_F(ExpressionParserTest, WrongNumberOfOperands) {
@@ -347,7 +354,9 @@ TEST_F(ExpressionParserTest, FunctionsRequiringAPath) {
   EXPECT_EQ(prefix + "attribute_exists", Filter("attribute_exists(:s)"));
   EXPECT_EQ(prefix + "attribute_not_exists", Filter("attribute_not_exists(:s)"));
   EXPECT_EQ(prefix + "attribute_exists", Filter("attribute_exists(size(a))"));
-  EXPECT_EQ(prefix + "attribute_type", Filter("attribute_type(:s, :tS)"));
+  // attribute_type alone takes a value as its first operand.
+  EXPECT_EQ("OK", Filter("attribute_type(:s, :tS)"));
+  EXPECT_EQ(std::string(kF) + "List index is not within the allowable range", Filter("a[2147483648] = :s"));
 }
 
 TEST_F(ExpressionParserTest, OperandsMustBeDistinct) {
