@@ -1,8 +1,8 @@
 // The request path end to end, without sockets: the Dispatcher (server/protocol/dispatcher.h) and every operation
 // over an in-memory Database. Input: the operation ("PutItem", the X-Amz-Target after "DynamoDB_20120810."), a
 // newline, then the body; a first line starting with '!' sends no Authorization header. Properties: no crash, no
-// sanitizer report, and every answer is a JSON object in valid UTF-8. Two tables exist: "t" (pk S) and "r" (pk S,
-// sk N, a global secondary index "g" on g S); the database starts afresh every few thousand inputs, so its size
+// sanitizer report, and every answer is a JSON object in valid UTF-8. Two tables exist: "tab" (pk S) and "rng" (pk S,
+// sk N, a global secondary index "gsi" on g S); the database starts afresh every few thousand inputs, so its size
 // stays bounded.
 
 #include <rapidjson/document.h>
@@ -57,19 +57,19 @@ class Service {
     FUZZ_CHECK(Database::Open(DatabaseOptions(), &db_).ok());
     dispatcher_ = std::make_unique<Dispatcher>(db_.get(), ServiceOptions(), &FindOperation);
     FUZZ_CHECK(Call("CreateTable",
-                    R"({"TableName":"t","BillingMode":"PAY_PER_REQUEST","AttributeDefinitions":[)"
+                    R"({"TableName":"tab","BillingMode":"PAY_PER_REQUEST","AttributeDefinitions":[)"
                     R"({"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]})",
                     true)
                    .status == 200);
     FUZZ_CHECK(Call("CreateTable",
-                    R"({"TableName":"r","BillingMode":"PAY_PER_REQUEST","AttributeDefinitions":[)"
+                    R"({"TableName":"rng","BillingMode":"PAY_PER_REQUEST","AttributeDefinitions":[)"
                     R"({"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"},)"
                     R"({"AttributeName":"g","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},)"
-                    R"({"AttributeName":"sk","KeyType":"RANGE"}],"GlobalSecondaryIndexes":[{"IndexName":"g",)"
+                    R"({"AttributeName":"sk","KeyType":"RANGE"}],"GlobalSecondaryIndexes":[{"IndexName":"gsi",)"
                     R"("KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"}}]})",
                     true)
                    .status == 200);
-    FUZZ_CHECK(Call("PutItem", R"({"TableName":"t","Item":{"pk":{"S":"k"},"a":{"L":[{"N":"1"},{"M":{"b":{"S":"x"}}}]}}})",
+    FUZZ_CHECK(Call("PutItem", R"({"TableName":"tab","Item":{"pk":{"S":"k"},"a":{"L":[{"N":"1"},{"M":{"b":{"S":"x"}}}]}}})",
                     true)
                    .status == 200);
   }

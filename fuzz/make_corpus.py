@@ -33,50 +33,50 @@ ITEM = '{"pk":{"S":"k"},"sk":{"N":"1"},"g":{"S":"x"},"a":{"L":[{"N":"1.5"},{"M":
 
 requests = [
     ("ListTables", "{}"),
-    ("DescribeTable", '{"TableName":"t"}'),
-    ("PutItem", '{"TableName":"t","Item":%s}' % ITEM.replace('"pk":{"S":"k"},"sk":{"N":"1"},', '"pk":{"S":"p"},')),
-    ("PutItem", '{"TableName":"r","Item":%s,"ConditionExpression":"attribute_not_exists(pk)"}' % ITEM),
-    ("GetItem", '{"TableName":"t","Key":{"pk":{"S":"k"}},"ProjectionExpression":"a[1].b, #n",'
+    ("DescribeTable", '{"TableName":"tab"}'),
+    ("PutItem", '{"TableName":"tab","Item":%s}' % ITEM.replace('"pk":{"S":"k"},"sk":{"N":"1"},', '"pk":{"S":"p"},')),
+    ("PutItem", '{"TableName":"rng","Item":%s,"ConditionExpression":"attribute_not_exists(pk)"}' % ITEM),
+    ("GetItem", '{"TableName":"tab","Key":{"pk":{"S":"k"}},"ProjectionExpression":"a[1].b, #n",'
                 '"ExpressionAttributeNames":{"#n":"pk"}}'),
-    ("UpdateItem", '{"TableName":"t","Key":{"pk":{"S":"k"}},"UpdateExpression":"SET a[0] = a[0] + :one, c = '
+    ("UpdateItem", '{"TableName":"tab","Key":{"pk":{"S":"k"}},"UpdateExpression":"SET a[0] = a[0] + :one, c = '
                    'list_append(if_not_exists(c, :e), :l) REMOVE z ADD n :ns DELETE s :ss",'
                    '"ExpressionAttributeValues":{":one":{"N":"1"},":e":{"L":[]},":l":{"L":[{"S":"v"}]},'
                    '":ns":{"NS":["7"]},":ss":{"SS":["a"]}},"ReturnValues":"ALL_NEW"}'),
-    ("DeleteItem", '{"TableName":"t","Key":{"pk":{"S":"k"}},"ConditionExpression":"size(a) > :n AND NOT '
+    ("DeleteItem", '{"TableName":"tab","Key":{"pk":{"S":"k"}},"ConditionExpression":"size(a) > :n AND NOT '
                    'contains(s, :s) OR (b BETWEEN :b1 AND :b2)","ExpressionAttributeValues":{":n":{"N":"1"},'
                    '":s":{"S":"q"},":b1":{"B":"AA=="},":b2":{"B":"/w=="}},"ReturnValues":"ALL_OLD"}'),
-    ("Query", '{"TableName":"r","KeyConditionExpression":"pk = :p AND sk BETWEEN :a AND :b","FilterExpression":'
+    ("Query", '{"TableName":"rng","KeyConditionExpression":"pk = :p AND sk BETWEEN :a AND :b","FilterExpression":'
               '"attribute_type(a, :t) OR g IN (:x, :y)","ExpressionAttributeValues":{":p":{"S":"k"},":a":{"N":"0"},'
               '":b":{"N":"9"},":t":{"S":"L"},":x":{"S":"x"},":y":{"S":"y"}},"Limit":2,"ScanIndexForward":false}'),
-    ("Query", '{"TableName":"r","IndexName":"g","KeyConditionExpression":"g = :g","ExpressionAttributeValues":'
+    ("Query", '{"TableName":"rng","IndexName":"gsi","KeyConditionExpression":"g = :g","ExpressionAttributeValues":'
               '{":g":{"S":"x"}},"Select":"COUNT"}'),
-    ("Scan", '{"TableName":"r","Segment":0,"TotalSegments":2,"ExclusiveStartKey":{"pk":{"S":"k"},"sk":{"N":"1"}}}'),
-    ("Scan", '{"TableName":"t","ScanFilter":{"a":{"ComparisonOperator":"NOT_NULL"}},"AttributesToGet":["pk"]}'),
-    ("BatchWriteItem", '{"RequestItems":{"t":[{"PutRequest":{"Item":{"pk":{"S":"b1"}}}},'
+    ("Scan", '{"TableName":"rng","Segment":0,"TotalSegments":2,"ExclusiveStartKey":{"pk":{"S":"k"},"sk":{"N":"1"}}}'),
+    ("Scan", '{"TableName":"tab","ScanFilter":{"a":{"ComparisonOperator":"NOT_NULL"}},"AttributesToGet":["pk"]}'),
+    ("BatchWriteItem", '{"RequestItems":{"tab":[{"PutRequest":{"Item":{"pk":{"S":"b1"}}}},'
                        '{"DeleteRequest":{"Key":{"pk":{"S":"k"}}}}]}}'),
-    ("BatchGetItem", '{"RequestItems":{"t":{"Keys":[{"pk":{"S":"k"}},{"pk":{"S":"b1"}}]}}}'),
-    ("TransactWriteItems", '{"TransactItems":[{"Put":{"TableName":"t","Item":{"pk":{"S":"x1"}}}},'
-                           '{"ConditionCheck":{"TableName":"r","Key":{"pk":{"S":"k"},"sk":{"N":"1"}},'
+    ("BatchGetItem", '{"RequestItems":{"tab":{"Keys":[{"pk":{"S":"k"}},{"pk":{"S":"b1"}}]}}}'),
+    ("TransactWriteItems", '{"TransactItems":[{"Put":{"TableName":"tab","Item":{"pk":{"S":"x1"}}}},'
+                           '{"ConditionCheck":{"TableName":"rng","Key":{"pk":{"S":"k"},"sk":{"N":"1"}},'
                            '"ConditionExpression":"attribute_exists(pk)"}}]}'),
-    ("TransactGetItems", '{"TransactItems":[{"Get":{"TableName":"t","Key":{"pk":{"S":"k"}}}}]}'),
-    ("UpdateItem", '{"TableName":"t","Key":{"pk":{"S":"k"}},"AttributeUpdates":{"v":{"Action":"ADD",'
+    ("TransactGetItems", '{"TransactItems":[{"Get":{"TableName":"tab","Key":{"pk":{"S":"k"}}}}]}'),
+    ("UpdateItem", '{"TableName":"tab","Key":{"pk":{"S":"k"}},"AttributeUpdates":{"v":{"Action":"ADD",'
                    '"Value":{"N":"1"}}},"Expected":{"v":{"Exists":false}}}'),
-    ("CreateTable", '{"TableName":"c","BillingMode":"PAY_PER_REQUEST","AttributeDefinitions":[{"AttributeName":'
+    ("CreateTable", '{"TableName":"cre","BillingMode":"PAY_PER_REQUEST","AttributeDefinitions":[{"AttributeName":'
                     '"h","AttributeType":"B"}],"KeySchema":[{"AttributeName":"h","KeyType":"HASH"}]}'),
-    ("UpdateTimeToLive", '{"TableName":"t","TimeToLiveSpecification":{"Enabled":true,"AttributeName":"ttl"}}'),
-    ("PutItem", '{"TableName":"t","Item":{"pk":{"S":"d"},"a":%s}}' % nested(33)),
-    ("PutItem", '{"TableName":"t","Item":{"pk":{"S":"d"},"a":%s}}' % nested(32, "M")),
-    ("Scan", '{"TableName":"t","FilterExpression":"%sa = :v","ExpressionAttributeValues":{":v":{"N":"1"}}}'
+    ("UpdateTimeToLive", '{"TableName":"tab","TimeToLiveSpecification":{"Enabled":true,"AttributeName":"ttl"}}'),
+    ("PutItem", '{"TableName":"tab","Item":{"pk":{"S":"d"},"a":%s}}' % nested(33)),
+    ("PutItem", '{"TableName":"tab","Item":{"pk":{"S":"d"},"a":%s}}' % nested(32, "M")),
+    ("Scan", '{"TableName":"tab","FilterExpression":"%sa = :v","ExpressionAttributeValues":{":v":{"N":"1"}}}'
              % ("NOT " * 301)),
-    ("Scan", '{"TableName":"t","FilterExpression":"%sa = :v%s","ExpressionAttributeValues":{":v":{"N":"1"}}}'
+    ("Scan", '{"TableName":"tab","FilterExpression":"%sa = :v%s","ExpressionAttributeValues":{":v":{"N":"1"}}}'
              % ("(" * 40, ")" * 40)),
     ("ListTables", "[" * 5000 + "]" * 5000),
     ("ListTables", '{"x":' + '{"a":' * 3000 + "1" + "}" * 3001),
-    ("DeleteTable", '{"TableName":"c"}'),
+    ("DeleteTable", '{"TableName":"cre"}'),
 ]
 http = [("%s\n%s" % r).encode() for r in requests]
-http.append(b'PutItem\n{"TableName":"t","Item":{"pk":{"S":"\xff\xfe"}}}')
-http.append(b'PutItem\n{"TableName":"t","Item":{"pk":{"S":"\\udc00"}}}')
+http.append(b'PutItem\n{"TableName":"tab","Item":{"pk":{"S":"\xff\xfe"}}}')
+http.append(b'PutItem\n{"TableName":"tab","Item":{"pk":{"S":"\\udc00"}}}')
 http.append(b'!ListTables\n{}')
 write("http_request", http)
 

@@ -30,47 +30,47 @@ import time
 AUTH = ("AWS4-HMAC-SHA256 Credential=AKIDFUZZ/20260101/us-east-1/dynamodb/aws4_request, "
         "SignedHeaders=host;x-amz-date, Signature=abc")
 BASE_TABLES = {
-    "t": {"AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+    "ft1": {"AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
           "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}]},
-    "r": {"AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},
+    "fr2": {"AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},
                                    {"AttributeName": "sk", "AttributeType": "N"},
                                    {"AttributeName": "g", "AttributeType": "S"}],
           "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
-          "GlobalSecondaryIndexes": [{"IndexName": "g", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+          "GlobalSecondaryIndexes": [{"IndexName": "gsi", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
                                       "Projection": {"ProjectionType": "ALL"}}]},
 }
 ITEM = {"pk": {"S": "k"}, "sk": {"N": "1"}, "g": {"S": "x"}, "a": {"L": [{"N": "1.5"}, {"M": {"b": {"BOOL": True}}}]},
         "s": {"SS": ["a", "b"]}, "n": {"NS": ["1", "2"]}, "b": {"B": "AQID"}, "z": {"NULL": True}}
 VALUES = {":n": {"N": "1"}, ":s": {"S": "x"}, ":l": {"L": [{"S": "v"}]}, ":ss": {"SS": ["a"]}}
 TEMPLATES = [
-    ("PutItem", {"TableName": "t", "Item": {k: v for k, v in ITEM.items() if k not in ("sk",)}}),
-    ("PutItem", {"TableName": "r", "Item": ITEM, "ConditionExpression": "attribute_not_exists(pk) OR a[0] < :n",
+    ("PutItem", {"TableName": "ft1", "Item": {k: v for k, v in ITEM.items() if k not in ("sk",)}}),
+    ("PutItem", {"TableName": "fr2", "Item": ITEM, "ConditionExpression": "attribute_not_exists(pk) OR a[0] < :n",
                  "ExpressionAttributeValues": {":n": {"N": "1"}}}),
-    ("GetItem", {"TableName": "t", "Key": {"pk": {"S": "k"}}, "ProjectionExpression": "a[1].b, #p",
+    ("GetItem", {"TableName": "ft1", "Key": {"pk": {"S": "k"}}, "ProjectionExpression": "a[1].b, #p",
                  "ExpressionAttributeNames": {"#p": "pk"}}),
-    ("UpdateItem", {"TableName": "t", "Key": {"pk": {"S": "k"}},
+    ("UpdateItem", {"TableName": "ft1", "Key": {"pk": {"S": "k"}},
                     "UpdateExpression": "SET a[0] = a[0] + :n, c = list_append(if_not_exists(c, :l), :l) ADD n :n",
                     "ExpressionAttributeValues": {":n": {"N": "1"}, ":l": {"L": [{"S": "v"}]}},
                     "ReturnValues": "ALL_NEW"}),
-    ("DeleteItem", {"TableName": "t", "Key": {"pk": {"S": "k"}},
+    ("DeleteItem", {"TableName": "ft1", "Key": {"pk": {"S": "k"}},
                     "ConditionExpression": "size(a) > :n AND NOT contains(s, :s)", "ExpressionAttributeValues":
                     {":n": {"N": "100"}, ":s": {"S": "a"}}}),
-    ("Query", {"TableName": "r", "KeyConditionExpression": "pk = :s AND sk BETWEEN :n AND :m",
+    ("Query", {"TableName": "fr2", "KeyConditionExpression": "pk = :s AND sk BETWEEN :n AND :m",
                "FilterExpression": "g IN (:s, :t)", "ExpressionAttributeValues":
                {":s": {"S": "k"}, ":n": {"N": "0"}, ":m": {"N": "9"}, ":t": {"S": "x"}}, "Limit": 2}),
-    ("Scan", {"TableName": "r", "ExclusiveStartKey": {"pk": {"S": "k"}, "sk": {"N": "1"}}, "Segment": 0,
+    ("Scan", {"TableName": "fr2", "ExclusiveStartKey": {"pk": {"S": "k"}, "sk": {"N": "1"}}, "Segment": 0,
               "TotalSegments": 2}),
-    ("BatchWriteItem", {"RequestItems": {"t": [{"PutRequest": {"Item": {"pk": {"S": "b"}}}},
+    ("BatchWriteItem", {"RequestItems": {"ft1": [{"PutRequest": {"Item": {"pk": {"S": "b"}}}},
                                                {"DeleteRequest": {"Key": {"pk": {"S": "c"}}}}]}}),
-    ("BatchGetItem", {"RequestItems": {"t": {"Keys": [{"pk": {"S": "k"}}]}}}),
-    ("TransactWriteItems", {"TransactItems": [{"Put": {"TableName": "t", "Item": {"pk": {"S": "x"}}}},
-                                              {"ConditionCheck": {"TableName": "r", "Key": {"pk": {"S": "k"},
+    ("BatchGetItem", {"RequestItems": {"ft1": {"Keys": [{"pk": {"S": "k"}}]}}}),
+    ("TransactWriteItems", {"TransactItems": [{"Put": {"TableName": "ft1", "Item": {"pk": {"S": "x"}}}},
+                                              {"ConditionCheck": {"TableName": "fr2", "Key": {"pk": {"S": "k"},
                                                                                             "sk": {"N": "1"}},
                                                                   "ConditionExpression": "attribute_exists(pk)"}}]}),
-    ("TransactGetItems", {"TransactItems": [{"Get": {"TableName": "t", "Key": {"pk": {"S": "k"}}}}]}),
-    ("UpdateItem", {"TableName": "t", "Key": {"pk": {"S": "k"}}, "AttributeUpdates":
+    ("TransactGetItems", {"TransactItems": [{"Get": {"TableName": "ft1", "Key": {"pk": {"S": "k"}}}}]}),
+    ("UpdateItem", {"TableName": "ft1", "Key": {"pk": {"S": "k"}}, "AttributeUpdates":
                     {"v": {"Action": "ADD", "Value": {"N": "1"}}}}),
-    ("DescribeTable", {"TableName": "t"}),
+    ("DescribeTable", {"TableName": "ft1"}),
     ("ListTables", {}),
 ]
 OPERATIONS = sorted({t[0] for t in TEMPLATES} | {"CreateTable", "DeleteTable", "UpdateTable", "Bogus"})
@@ -183,8 +183,8 @@ def reset(server):
         call_ok(server, "DeleteTable", {"TableName": name})
     for name, schema in BASE_TABLES.items():
         call_ok(server, "CreateTable", dict(schema, TableName=name, BillingMode="PAY_PER_REQUEST"))
-    call_ok(server, "PutItem", {"TableName": "t", "Item": {k: v for k, v in ITEM.items() if k != "sk"}})
-    call_ok(server, "PutItem", {"TableName": "r", "Item": ITEM})
+    call_ok(server, "PutItem", {"TableName": "ft1", "Item": {k: v for k, v in ITEM.items() if k != "sk"}})
+    call_ok(server, "PutItem", {"TableName": "fr2", "Item": ITEM})
 
 
 class Mutator:
