@@ -13,6 +13,9 @@ DYNAPAGE_BUILD_PACKAGES=(
 )
 # shellcheck disable=SC2034
 DYNAPAGE_TEST_PACKAGES=(python3-boto3 python3-pytest python3-yaml awscli)
+# clang and its libFuzzer runtime, for scripts/fuzz.sh (Debian 12's clang is 14).
+# shellcheck disable=SC2034
+DYNAPAGE_FUZZ_PACKAGES=(clang libclang-rt-14-dev)
 # Node.js and npm for the JavaScript SDK tests (tests/sdk/js; Debian 12's Node.js 18 runs the pinned SDK versions). Only
 # when `node` or `npm` is missing: a Node.js installed otherwise is used as it is (NodeSource's nodejs package, for
 # one, carries its own npm and conflicts with Debian's npm package).

@@ -8,7 +8,10 @@
 # 2. The checked build (build-checked/): Debug, so every DP_DCHECK (REQUIRES: precondition) is enforced, with
 #    AddressSanitizer and UndefinedBehaviorSanitizer; the unit and http tests again.
 #
-# Environment: JOBS (parallel build jobs, default 2), BUILD_DIR (default build), DYNAPAGE_CHECKED_BUILD=0 skips 2.
+# 3. Fuzzing: every libFuzzer target of fuzz/ for a fixed time (below).
+#
+# Environment: JOBS (parallel build jobs, default 2), BUILD_DIR (default build), DYNAPAGE_CHECKED_BUILD=0 skips 2,
+# DYNAPAGE_FUZZ=0 skips 3, FUZZ_SECONDS (per fuzz target, default 30).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/deps.sh
@@ -30,6 +33,25 @@ if [ "${DYNAPAGE_CHECKED_BUILD:-1}" != 0 ]; then
     bash scripts/build.sh dynapage_unit_tests dynapage_http_tests
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ctest --test-dir build-checked --output-on-failure -j "$JOBS" -L 'unit|http' || status=1
+fi
+
+# 3. Fuzzing (scripts/fuzz.sh): the libFuzzer targets of fuzz/, FUZZ_SECONDS each (default 30; about 5 minutes
+#    in all with their build). DYNAPAGE_FUZZ=0 skips it; without clang it is skipped with a message, except under
+#    CI=true, where that is a failure.
+if [ "${DYNAPAGE_FUZZ:-1}" != 0 ]; then
+  if [ "${CI:-}" = true ]; then
+    install_packages "${DYNAPAGE_FUZZ_PACKAGES[@]}" || true
+  fi
+  if command -v clang++ >/dev/null 2>&1 && compgen -G "/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a" \
+    >/dev/null; then
+    echo "scripts/test.sh: fuzzing, ${FUZZ_SECONDS:-30} s per target (scripts/fuzz.sh)"
+    JOBS="$JOBS" bash scripts/fuzz.sh "${FUZZ_SECONDS:-30}" || status=1
+  elif [ "${CI:-}" = true ]; then
+    echo "scripts/test.sh: cannot fuzz: clang or libFuzzer missing (apt-get install -y ${DYNAPAGE_FUZZ_PACKAGES[*]})" >&2
+    status=1
+  else
+    echo "scripts/test.sh: fuzzing SKIPPED: clang or libFuzzer missing (apt-get install -y ${DYNAPAGE_FUZZ_PACKAGES[*]})"
+  fi
 fi
 
 if [ "$status" -ne 0 ]; then

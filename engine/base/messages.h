@@ -26,6 +26,10 @@ inline constexpr char kInvalidStartKeyPrefix[] = "The provided starting key is i
 // ResourceNotFoundException of data-plane operations.
 inline constexpr char kResourceNotFound[] = "Requested resource not found";
 
+// An item, key or value whose L and M nest deeper than 32 levels (kMaxNestingDepth; docs/behaviour.md §8.7).
+inline constexpr char kNestingTooDeep[] =
+    "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit";
+
 // The most actions a TransactWriteItems or TransactGetItems may hold.
 constexpr size_t kMaxTransactionActions = 100;
 

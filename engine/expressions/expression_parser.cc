@@ -11,6 +11,8 @@
 
 namespace dynapage {
 
+static_assert(kMaxUpdateOperators == SyntaxParser::kMaxOperators, "one operator limit");
+
 namespace {
 
 // The kinds of semantic error, in the order DynamoDB ranks them when an expression has several.
@@ -531,25 +533,6 @@ Status CheckText(std::string_view text, const char* expression_name) {
   return Status::OK();
 }
 
-// Operators and functions of an update value, for the kMaxUpdateOperators limit.
-size_t CountOperators(const SyntaxOperand& operand) {
-  if (operand.kind != SyntaxOperand::Kind::kFunction) return 0;
-  size_t n = 1;
-  for (const SyntaxOperand& arg : operand.args) n += CountOperators(arg);
-  return n;
-}
-
-size_t CountOperators(const std::vector<SyntaxUpdateSection>& sections) {
-  size_t n = 0;
-  for (const SyntaxUpdateSection& section : sections) {
-    for (const SyntaxUpdateAction& action : section.actions) {
-      if (section.kind == SyntaxUpdateSection::Kind::kSet && action.op != TokenKind::kEq) n++;
-      for (const SyntaxOperand& operand : action.operands) n += CountOperators(operand);
-    }
-  }
-  return n;
-}
-
 Status SyntaxFailure(const std::string& syntax_error, const char* expression_name) {
   return Status::Validation(std::string("Invalid ") + expression_name + ": " + syntax_error);
 }
@@ -591,12 +574,6 @@ Status ParseUpdate(std::string_view text, ExpressionAttributes* attrs, UpdateExp
   SyntaxParser parser(text);
   std::vector<SyntaxUpdateSection> sections;
   if (!parser.ParseUpdate(&sections)) return SyntaxFailure(parser.SyntaxError(), kName);
-  size_t operators = CountOperators(sections);
-  if (operators > kMaxUpdateOperators) {
-    return Status::Validation(std::string("Invalid ") + kName +
-                              ": The expression contains too many operators; operator count: " +
-                              std::to_string(operators));
-  }
   Binder binder(attrs);
   if (parser.redundant_parentheses()) binder.Record(kRedundantParens, "The expression has redundant parentheses;");
   UpdateExpr update;

@@ -29,8 +29,9 @@ namespace dynapage {
 constexpr size_t kMaxExpressionBytes = 4096;
 constexpr size_t kMaxPathDepth = 32;
 constexpr size_t kMaxInOperands = 100;
-// Operators ("+", "-") and functions in one UpdateExpression.
-constexpr size_t kMaxUpdateOperators = 300;
+// Operators ("+", "-") and functions in one UpdateExpression; operators (comparators, AND, OR, NOT, BETWEEN,
+// IN) and functions in one condition (SyntaxParser::kMaxOperators, checked before parsing).
+constexpr size_t kMaxUpdateOperators = 300;  // = SyntaxParser::kMaxOperators
 
 // Parses a condition: FilterExpression, ConditionExpression, or (before its key-specific checks, see
 // ParseKeyConditionExpression) KeyConditionExpression. expression_name is the request member, used in the
@@ -45,9 +46,10 @@ Status ParseCondition(std::string_view text, const char* expression_name, Expres
 Status ParseProjection(std::string_view text, ExpressionAttributes* attrs, std::vector<DocumentPath>* out);
 
 // Parses an UpdateExpression (SET, REMOVE, ADD, DELETE clauses, each at most once). Rejects target paths that
-// overlap or conflict, operands whose type is known to be wrong from the :values alone, and (right after the
+// overlap or conflict, operands whose type is known to be wrong from the :values alone, and (before the
 // syntax) more than kMaxUpdateOperators operators and functions: "Invalid UpdateExpression: The expression
-// contains too many operators; operator count: 301".
+// contains too many operators; operator count: 301". A condition with more than 300 operators gets the same
+// message with its own prefix ("Invalid ConditionExpression: …").
 Status ParseUpdate(std::string_view text, ExpressionAttributes* attrs, UpdateExpr* out);
 
 }  // namespace dynapage

@@ -1,6 +1,7 @@
 #include "engine/expressions/expression_syntax.h"
 
 #include <limits>
+#include <string>
 #include <utility>
 
 namespace dynapage {
@@ -63,6 +64,9 @@ int SyntaxParser::SectionKeyword(const Token& t) const {
 }
 
 std::string SyntaxParser::SyntaxError() const {
+  if (too_many_operators_ > 0) {
+    return "The expression contains too many operators; operator count: " + std::to_string(too_many_operators_);
+  }
   const Token& tok = PeekAt(furthest_);
   std::string token_text =
       tok.kind == TokenKind::kEnd ? "<EOF>" : std::string(text_.substr(tok.begin, tok.end - tok.begin));
@@ -80,9 +84,41 @@ std::string SyntaxParser::SyntaxError() const {
          "\"";
 }
 
+size_t SyntaxParser::CountOperators(bool update) const {
+  size_t count = 0;
+  size_t betweens = 0;
+  size_t ands = 0;
+  for (size_t i = 0; i < tokens_.size(); i++) {
+    const Token& t = tokens_[i];
+    if (IsName(t) && PeekAt(i + 1).kind == TokenKind::kLParen) {
+      count++;  // a function
+    } else if (update) {
+      if (t.kind == TokenKind::kPlus || t.kind == TokenKind::kMinus) count++;
+    } else if (IsComparator(t.kind)) {
+      count++;
+    } else if (IsKeyword(text_, t, "AND")) {
+      ands++;
+    } else if (IsKeyword(text_, t, "BETWEEN")) {
+      betweens++;
+    } else if (IsKeyword(text_, t, "OR") || IsKeyword(text_, t, "NOT") || IsKeyword(text_, t, "IN")) {
+      count++;
+    }
+  }
+  // "a BETWEEN b AND c" is one operator: its AND is not a conjunction.
+  return count + betweens + (ands > betweens ? ands - betweens : 0);
+}
+
+bool SyntaxParser::WithinOperatorLimit(bool update) {
+  size_t count = CountOperators(update);
+  if (count <= kMaxOperators) return true;
+  too_many_operators_ = count;
+  return false;
+}
+
 // ---- Conditions ----
 
 bool SyntaxParser::ParseCondition(SyntaxCondition* out) {
+  if (!WithinOperatorLimit(false)) return false;
   bool wrapped = false;
   if (!ParseOr(out, &wrapped)) return false;
   return At(TokenKind::kEnd);
@@ -127,6 +163,8 @@ bool SyntaxParser::ParseJunction(const char* keyword, SyntaxCondition::Kind kind
 
 bool SyntaxParser::ParseNot(SyntaxCondition* out, bool* wrapped) {
   if (AtKeyword("NOT")) {
+    Group group(this);
+    if (!group.Allowed()) return false;
     size_t save = pos_;
     bool save_redundant = redundant_;
     pos_++;
@@ -149,6 +187,8 @@ bool SyntaxParser::ParseNot(SyntaxCondition* out, bool* wrapped) {
 
 bool SyntaxParser::ParsePrimary(SyntaxCondition* out, bool* wrapped) {
   if (At(TokenKind::kLParen) && !group_failed_[pos_]) {
+    Group group(this);
+    if (!group.Allowed()) return false;
     size_t save = pos_;
     bool save_redundant = redundant_;
     pos_++;
@@ -228,6 +268,8 @@ bool SyntaxParser::ParseComparison(SyntaxCondition* out) {
 
 bool SyntaxParser::ParseOperandParens(SyntaxOperand* out, bool* wrapped) {
   if (At(TokenKind::kLParen)) {
+    Group group(this);
+    if (!group.Allowed()) return false;
     size_t save = pos_;
     bool save_redundant = redundant_;
     pos_++;
@@ -250,6 +292,8 @@ bool SyntaxParser::ParseOperandParens(SyntaxOperand* out, bool* wrapped) {
 bool SyntaxParser::ParseOperand(SyntaxOperand* out) {
   const Token& t = Peek();
   if (IsName(t) && PeekAt(pos_ + 1).kind == TokenKind::kLParen) {
+    Group group(this);
+    if (!group.Allowed()) return false;
     size_t save = pos_;
     bool save_redundant = redundant_;
     pos_ += 2;
@@ -376,6 +420,7 @@ bool SyntaxParser::ParseProjection(std::vector<SyntaxPath>* out) {
 // ---- Update ----
 
 bool SyntaxParser::ParseUpdate(std::vector<SyntaxUpdateSection>* out) {
+  if (!WithinOperatorLimit(true)) return false;
   int kind = SectionKeyword(Peek());
   if (kind < 0) {
     Fail();
@@ -425,6 +470,8 @@ bool SyntaxParser::ParseUpdateAction(SyntaxUpdateSection::Kind kind, SyntaxUpdat
 }
 
 bool SyntaxParser::ParseSetValue(SyntaxUpdateAction* out) {
+  Group group(this);
+  if (!group.Allowed()) return false;
   size_t save = pos_;
   bool save_redundant = redundant_;
   SyntaxOperand a;

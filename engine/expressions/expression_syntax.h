@@ -10,6 +10,13 @@
 //   a > b > c   ->  Syntax error; token: ">", near: "b > c"
 //   a = b AND   ->  Syntax error; token: "<EOF>", near: "AND"
 //
+// Limits, checked before the recursive descent so that the text cannot drive its depth:
+//   - more than kMaxOperators operators (comparators, AND, OR, NOT, BETWEEN, IN, functions; in an update "+",
+//     "-" and functions) fail at once: "The expression contains too many operators; operator count: 301";
+//   - the recursion goes at most kMaxSyntaxDepth groups deep (parentheses, NOT, function calls): deeper fails as
+//     a syntax error at the token where the limit was met. An expression within kMaxOperators and without
+//     redundant parentheses never comes near it.
+//
 // Condition grammar (keywords case-insensitive; AND, OR, NOT, BETWEEN, IN are not names):
 //   condition := or
 //   or        := and (OR and)*
@@ -81,6 +88,9 @@ struct SyntaxUpdateSection {
 
 class SyntaxParser {
  public:
+  static constexpr size_t kMaxOperators = 300;
+  static constexpr int kMaxSyntaxDepth = 1024;
+
   // text must outlive the parser and every tree it produces (the trees hold views into it).
   explicit SyntaxParser(std::string_view text);
 
@@ -92,7 +102,8 @@ class SyntaxParser {
   bool ParseProjection(std::vector<SyntaxPath>* out);
   bool ParseUpdate(std::vector<SyntaxUpdateSection>* out);
 
-  // "Syntax error; token: \"<token>\", near: \"<near>\"".
+  // "Syntax error; token: \"<token>\", near: \"<near>\"", or "The expression contains too many operators;
+  // operator count: <n>".
   std::string SyntaxError() const;
 
   // After a successful parse: whether an operand or a condition was wrapped in two pairs of parentheses
@@ -126,11 +137,36 @@ class SyntaxParser {
   bool ParseSetValue(SyntaxUpdateAction* out);
   bool ParseUpdateAction(SyntaxUpdateSection::Kind kind, SyntaxUpdateAction* out);
 
+  // The operators of the text as DynamoDB counts them (see above); update: whether it is an UpdateExpression.
+  size_t CountOperators(bool update) const;
+  // False, with too_many_operators_ set, if the text has more than kMaxOperators operators.
+  bool WithinOperatorLimit(bool update);
+
+  // Entered by every parse function that may call itself again through a group; false (after Fail()) when
+  // the group would be deeper than kMaxSyntaxDepth. The caller then fails without recursing.
+  class Group {
+   public:
+    explicit Group(SyntaxParser* parser) : parser_(parser) { parser_->depth_++; }
+    ~Group() { parser_->depth_--; }
+    Group(const Group&) = delete;
+    Group& operator=(const Group&) = delete;
+    bool Allowed() const {
+      if (parser_->depth_ <= kMaxSyntaxDepth) return true;
+      parser_->Fail();
+      return false;
+    }
+
+   private:
+    SyntaxParser* parser_;
+  };
+
   std::string_view text_;
   std::vector<Token> tokens_;
   size_t pos_ = 0;
   size_t furthest_ = 0;
   bool redundant_ = false;
+  int depth_ = 0;
+  size_t too_many_operators_ = 0;  // the operator count when it is over kMaxOperators, else 0
   // Positions of '(' where the parenthesized-condition alternative is known to fail: without this memo,
   // "((((a)))) = :v" would take time exponential in the nesting depth.
   std::vector<bool> group_failed_;

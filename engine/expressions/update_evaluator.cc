@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/base/messages.h"
 #include "engine/model/attribute_value_json.h"
 #include "engine/model/document_path.h"
 #include "engine/model/number.h"
@@ -251,7 +252,7 @@ Status ApplyUpdate(const UpdateExpr& update, UpdateDialect dialect, AttributeMap
   for (const DeleteAction& action : update.delete_actions) DP_RETURN_IF_ERROR(Delete(action, wrong_type, item));
   DP_RETURN_IF_ERROR(Remove(update.remove_actions, item));
   for (const auto& [name, value] : *item) {
-    if (!WithinNesting(value, 0)) return Status::Validation("Nesting Levels have exceeded supported limits");
+    if (!WithinNesting(value, 0)) return Status::Validation(kNestingTooDeep);
   }
   return Status::OK();
 }

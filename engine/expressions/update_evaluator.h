@@ -14,7 +14,7 @@
 //     (the invalid-path message). Indexes of one list refer to the list before any removal.
 //   - ADD p v: a missing p becomes v; a number is added to a number, a set is united with a set of its type.
 //   - DELETE p set: removes the elements present; a set left empty is removed; a missing p is no error.
-//   - The result may nest L and M at most 32 deep: "Nesting Levels have exceeded supported limits".
+//   - The result may nest L and M at most 32 deep: kNestingTooDeep (engine/base/messages.h).
 // Clauses apply in the order SET, ADD, DELETE, REMOVE; within a clause, in written order (the parser ensures
 // no two targets overlap, so only list appends and removals can tell).
 // Key attributes, item size and index keys are the caller's to check (engine/write/update_item.h).

@@ -14,8 +14,10 @@ namespace {
 
 bool Present(const rapidjson::Value::ConstMemberIterator& m) { return !m->value.IsNull(); }
 
-// Pass 1: JSON types only (SerializationException), recursively.
+// Pass 1: JSON types only (SerializationException), recursively. Below kMaxNestingDepth it does not look:
+// pass 2 refuses the value there, before recursing deeper (the depth of the JSON is the client's).
 Status TypeCheck(const rapidjson::Value& json, int depth) {
+  if (depth > kMaxNestingDepth) return Status::OK();
   DP_RETURN_IF_ERROR(CheckJsonObject(json));
   for (auto m = json.MemberBegin(); m != json.MemberEnd(); ++m) {
     if (!Present(m)) continue;
@@ -86,7 +88,7 @@ std::string_view CName(const rapidjson::Value& name) { return std::string_view(n
 // values are built once per attribute of every item written). REQUIRES: *out is default-constructed.
 Status Build(const rapidjson::Value& json, int depth, AttributeValue* out) {
   if (depth > kMaxNestingDepth) {
-    return Status::Validation("Nesting Levels have exceeded supported limits");
+    return Status::Validation(kNestingTooDeep);
   }
   int types = 0;
   for (auto m = json.MemberBegin(); m != json.MemberEnd(); ++m) {

@@ -8,9 +8,10 @@
 #include <string_view>
 #include <utility>
 
-#include "engine/base/byte_scan.h"
 #include "engine/base/check.h"
+#include "engine/base/utf8.h"
 #include "server/protocol/operation.h"
+#include "server/protocol/request_json.h"
 #include "server/protocol/wire_error.h"
 
 namespace dynapage {
@@ -72,23 +73,11 @@ bool CheckAuthorization(const WireRequest& r, WireError* error) {
   }
   if (!r.has_amz_date) msg += "Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header. ";
   if (msg.empty()) return true;
-  *error = ServiceError("IncompleteSignatureException", msg.append("Authorization=").append(r.authorization));
+  // The header is echoed as it came, except bytes that are not UTF-8: an answer is always valid UTF-8.
+  *error = ServiceError("IncompleteSignatureException",
+                        msg.append("Authorization=").append(ToValidUtf8(r.authorization)));
   return false;
 }
-
-// True if body holds a byte that JSON never allows raw but that RapidJSON would let pass: NUL, which it takes for
-// the end of the text, and 0x1A..0x1F, which its 16-byte string scan (RapidJSON 1.1.0) takes for ordinary
-// characters (the other control characters it refuses itself).
-struct MisreadByte {
-  static bool Byte(unsigned char c) { return c == 0 || (c >= 0x1A && c <= 0x1F); }
-#if defined(__SSE2__)
-  static __m128i Block(__m128i v) {
-    return _mm_or_si128(_mm_cmpeq_epi8(v, _mm_setzero_si128()), BytesInRange(v, 0x1A, 0x1F));
-  }
-#endif
-};
-
-bool HasByteRapidJsonMisreads(std::string_view body) { return AnyByteOf<MisreadByte>(body); }
 
 // DynamoDB Local's text, naming the target asked for (the JavaScript SDK shows an empty message as "UnknownError").
 // A target that is not printable ASCII is left out rather than echoed.
@@ -142,18 +131,11 @@ WireResponse Dispatcher::Handle(const WireRequest& request) const {
   } else {
     rapidjson::Document document;
     bool empty_body = request.body.empty();
-    // Bytes JSON never allows raw but RapidJSON would let pass are refused first. Then a copy of the body is
-    // parsed in place (strings are not copied again, and are scanned 16 bytes at a time); the document's
-    // strings point into the copy.
-    bool bad_json = !empty_body && HasByteRapidJsonMisreads(request.body);
-    std::string text;
-    if (!empty_body && !bad_json) {
-      text.assign(request.body.data(), request.body.size());
-      document.ParseInsitu(&text[0]);
-    }
+    std::string text;  // the document's strings point into it
+    bool bad_json = !empty_body && !ParseRequestJson(request.body, &text, &document);
     OperationHandler handler = nullptr;
     WireError auth_error;
-    if (!empty_body && (bad_json || document.HasParseError() || !document.IsObject())) {
+    if (bad_json) {
       response = FromError(ToWireError(Status::Serialization("")));
     } else if (request.target.compare(0, sizeof(kTargetPrefix) - 1, kTargetPrefix) != 0 ||
                !(handler = find_operation_(request.target.substr(sizeof(kTargetPrefix) - 1)))) {

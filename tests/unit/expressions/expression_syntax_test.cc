@@ -239,5 +239,53 @@ TEST(ExpressionSyntaxTest, UpdateSyntaxErrors) {
   EXPECT_EQ("ERR Syntax error; token: \"+\", near: \":b + :c\"", Update("SET a = :a + :b + :c"));
 }
 
+// ---- Limits checked before the recursive descent ----
+
+std::string Repeat(const std::string& piece, size_t times) {
+  std::string out;
+  for (size_t i = 0; i < times; i++) out += piece;
+  return out;
+}
+
+std::string Joined(const std::string& piece, const std::string& separator, size_t times) {
+  return piece + Repeat(separator + piece, times - 1);
+}
+
+TEST(ExpressionSyntaxTest, ConditionOperatorsAreCountedBeforeParsing) {
+  const std::string too_many = "ERR The expression contains too many operators; operator count: ";
+  // Each BETWEEN (with its AND) is one operator, each joining AND another: 150 + 149 = 299; 151 + 150 = 301.
+  EXPECT_EQ(0u, Condition(Joined("a BETWEEN :x AND :y", " AND ", 150)).find("and("));
+  EXPECT_EQ(too_many + "301", Condition(Joined("a BETWEEN :x AND :y", " AND ", 151)));
+  EXPECT_EQ(0u, Condition(Joined("a = :v", " OR ", 150)).find("or("));  // 150 + 149
+  EXPECT_EQ(too_many + "301", Condition(Joined("a = :v", " OR ", 151)));
+  // Comparators, OR, NOT, IN and functions count one each: 100 × (NOT, contains) + 99 OR + OR + IN = 301.
+  EXPECT_EQ(too_many + "301", Condition(Joined("NOT contains(a, :v)", " OR ", 100) + " OR a IN (:v)"));
+  EXPECT_EQ(too_many + "301", Condition(Repeat("NOT ", 300) + "a = :v"));
+  EXPECT_EQ(too_many + "1001", Condition(Repeat("NOT ", 1000) + "a = :v"));
+  // The count comes first, even before a syntax error.
+  EXPECT_EQ(too_many + "302", Condition(Repeat("NOT ", 301) + "a = :v )"));
+}
+
+TEST(ExpressionSyntaxTest, UpdateOperatorsAreCountedBeforeParsing) {
+  // "+", "-" and functions count; SET's "=" does not.
+  EXPECT_EQ(0u, Update("SET " + Joined("a = b + :v", ", ", 300)).find("SET"));
+  EXPECT_EQ("ERR The expression contains too many operators; operator count: 301",
+            Update("SET " + Joined("a = b - :v", ", ", 300) + ", c = size(d)"));
+  EXPECT_EQ("ERR The expression contains too many operators; operator count: 400",
+            Update("SET a = " + Repeat("size(", 400) + "b" + Repeat(")", 400)));
+}
+
+TEST(ExpressionSyntaxTest, GroupsNestAtMostTheDepthLimit) {
+  const int limit = SyntaxParser::kMaxSyntaxDepth;
+  // Within the limit: parsed (redundant, which the binder refuses).
+  EXPECT_EQ("REDUNDANT cmp(=,a,:v)", Condition(Repeat("(", limit) + "a = :v" + Repeat(")", limit)));
+  // Beyond it: a syntax error, without recursing further, however deep the text goes.
+  for (int depth : {limit + 1, 2000}) {
+    EXPECT_EQ(0u, Condition(Repeat("(", depth) + "a = :v" + Repeat(")", depth)).find("ERR Syntax error; token: "));
+    EXPECT_EQ(0u, Condition(Repeat("(", depth) + "a" + Repeat(")", depth) + " = :v").find("ERR Syntax error; "));
+    EXPECT_EQ(0u, Update("SET a = " + Repeat("(", depth) + ":v" + Repeat(")", depth)).find("ERR Syntax error; "));
+  }
+}
+
 }  // namespace
 }  // namespace dynapage

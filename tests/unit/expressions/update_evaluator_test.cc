@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "engine/base/messages.h"
 #include "engine/expressions/attribute_updates.h"
 #include "engine/expressions/expression_parser.h"
 #include "engine/model/attribute_value_json.h"
@@ -214,7 +215,7 @@ TEST_F(UpdateEvaluatorTest, NestingPastThirtyTwoLevelsIsRefused) {
   for (int i = 0; i < 32; i++) deep = R"({"L":[)" + deep + "]}";
   values_[":deep"] = Json(R"({"v":)" + deep + "}").at("v");
   EXPECT_EQ(C(R"({"a":)" + deep + "}"), Apply("{}", "SET a = :deep"));
-  EXPECT_EQ("error: Nesting Levels have exceeded supported limits", Apply(R"({"a":{"L":[]}})", "SET a[0] = :deep"));
+  EXPECT_EQ(std::string("error: ") + kNestingTooDeep, Apply(R"({"a":{"L":[]}})", "SET a[0] = :deep"));
 }
 
 // ---- AttributeUpdates through the same evaluator ----
