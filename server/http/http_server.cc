@@ -12,6 +12,7 @@
 #include <random>
 #include <set>
 #include <thread>
+#include <utility>
 
 #include "server/http/client_cpu_affinity.h"
 #include "server/http/connection_stream.h"
@@ -243,12 +244,20 @@ int HttpServer::Bind(const std::string& host, int port) {
 }
 
 void HttpServer::Run(Database* db, const ServiceOptions& options) {
+  Serve(std::make_unique<Dispatcher>(db, options, FindOperation));
+}
+
+void HttpServer::Run(DatabaseSet* databases, const ServiceOptions& options) {
+  Serve(std::make_unique<Dispatcher>(databases, options, FindOperation));
+}
+
+void HttpServer::Serve(std::unique_ptr<Dispatcher> dispatcher) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (stopping_) return;
     run_started_ = true;
   }
-  dispatcher_ = std::make_unique<Dispatcher>(db, options, FindOperation);
+  dispatcher_ = std::move(dispatcher);
   server_->listen_after_bind();
   run_returned_ = true;
 }

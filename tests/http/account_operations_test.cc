@@ -7,11 +7,16 @@
 namespace dynapage {
 namespace {
 
-TEST(AccountOperationsTest, DescribeEndpointsNamesTheRegion) {
-  TestServerOptions options;
-  options.region = "eu-west-1";
-  TestServer server(options);
-  HttpResult r = server.Call("DescribeEndpoints", "{}");
+TEST(AccountOperationsTest, DescribeEndpointsNamesTheRequestsRegion) {
+  TestServer server;
+  HttpRequest request;
+  request.headers = DynamoHeaders("DescribeEndpoints");
+  request.headers.erase("Authorization");
+  request.headers.emplace("Authorization",
+                          "AWS4-HMAC-SHA256 Credential=AKID/20260101/eu-west-1/dynamodb/aws4_request, "
+                          "SignedHeaders=host;x-amz-date, Signature=0123");
+  request.body = "{}";
+  HttpResult r = server.Send(request);
   ASSERT_EQ(200, r.status) << r.Describe();
   EXPECT_EQ(R"({"Endpoints":[{"Address":"dynamodb.eu-west-1.amazonaws.com","CachePeriodInMinutes":1440}]})",
             r.body);
