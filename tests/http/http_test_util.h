@@ -73,6 +73,7 @@ struct TestServerOptions {
   std::string path;  // empty: in memory
   uint64_t max_page_bytes = kDynamoDbPageBytes;
   std::string region = "us-east-1";
+  uint64_t transient_status_ms = 0;  // --transient-status-delay
 };
 
 class TestServer {
