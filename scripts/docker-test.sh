@@ -33,7 +33,7 @@ if ! docker info >/dev/null 2>&1; then
   docker info >/dev/null 2>&1 || skip "Docker's engine did not start: $(tail -3 /tmp/dynapage-dockerd.log | tr '\n' ' ')"
 fi
 
-context=$(mktemp -d)
+context=$(mktemp -d "${TMPDIR:-/tmp}/dynapage-docker.XXXXXX")
 trap 'rm -rf "$context"' EXIT
 bash scripts/docker-rootfs.sh "$binary" "$context/rootfs"
 # The runtime stage, taking its files from the context instead of the build stage.

@@ -26,7 +26,7 @@ for candidate in "${TERRAFORM_PROVIDER_MIRROR:-}" /opt/tf-plugins "$HOME/.terraf
 done
 [ -n "$mirror" ] || skip "no hashicorp/aws provider in a local mirror (set TERRAFORM_PROVIDER_MIRROR)"
 
-work=$(mktemp -d)
+work=$(mktemp -d "${TMPDIR:-/tmp}/dynapage-terraform.XXXXXX")
 server=""
 cleanup() {
   if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
@@ -55,11 +55,12 @@ RC
 cp tests/terraform/main.tf "$work/"
 export TF_CLI_CONFIG_FILE="$work/terraformrc" TF_IN_AUTOMATION=1 TF_INPUT=0 CHECKPOINT_DISABLE=1
 export TF_VAR_endpoint="http://127.0.0.1:$port"
+timings=""
 tf() {
   local started=$SECONDS
   terraform -chdir="$work" "$@" -no-color
   local code=$?
-  echo "scripts/terraform-test.sh: terraform $1: $((SECONDS - started)) s" >&2
+  timings+="$1 $((SECONDS - started)) s, "
   return $code
 }
 
@@ -73,4 +74,4 @@ if [ "$status" -ne 0 ]; then
   exit 1
 fi
 tf destroy -auto-approve >"$work/destroy.log" 2>&1 || { cat "$work/destroy.log"; exit 1; }
-echo "scripts/terraform-test.sh: applied, no drift in plan, destroyed ($(terraform version | head -1))"
+echo "scripts/terraform-test.sh: applied, no drift in plan, destroyed (${timings%, }; $(terraform version | head -1))"
