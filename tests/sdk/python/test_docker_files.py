@@ -148,12 +148,17 @@ def run_image_command(args, cwd, n):
     """The ENTRYPOINT and args, run natively in cwd (the image's working directory) on a free port."""
     entry, _ = entrypoint_and_command()
     command = [dynapage_binary(), *entry[1:], *args, "--port", "0"]
-    previous = os.getcwd()
+    previous, previous_bin = os.getcwd(), os.environ.get("DYNAPAGE_BIN")
+    os.environ["DYNAPAGE_BIN"] = command[0]  # absolute: a relative DYNAPAGE_BIN would not survive the chdir
     os.chdir(cwd)
     try:
         return Dynapage(command[1:], str(cwd.parent / f"dynapage-{n}.log"))
     finally:
         os.chdir(previous)
+        if previous_bin is None:
+            del os.environ["DYNAPAGE_BIN"]
+        else:
+            os.environ["DYNAPAGE_BIN"] = previous_bin
 
 
 def test_default_command_and_compose_command_run_natively(tmp_path):
