@@ -24,21 +24,21 @@ std::string PitrStatus(const HttpResult& r) {
 
 TEST(ContinuousBackupsTest, PointInTimeRecoveryIsOffUntilEnabledAndShown) {
   TestServer server;
-  ASSERT_EQ(200, server.CreateTable("t", "pk", "S").status);
-  EXPECT_EQ("ENABLED/DISABLED", PitrStatus(server.Call("DescribeContinuousBackups", R"({"TableName":"t"})")));
+  ASSERT_EQ(200, server.CreateTable("tbl", "pk", "S").status);
+  EXPECT_EQ("ENABLED/DISABLED", PitrStatus(server.Call("DescribeContinuousBackups", R"({"TableName":"tbl"})")));
   HttpResult r = server.Call("UpdateContinuousBackups",
-                             R"({"TableName":"t","PointInTimeRecoverySpecification":{"PointInTimeRecoveryEnabled":true}})");
+                             R"({"TableName":"tbl","PointInTimeRecoverySpecification":{"PointInTimeRecoveryEnabled":true}})");
   EXPECT_EQ("ENABLED/ENABLED", PitrStatus(r));
-  r = server.Call("DescribeContinuousBackups", R"({"TableName":"t"})");
+  r = server.Call("DescribeContinuousBackups", R"({"TableName":"tbl"})");
   ASSERT_EQ("ENABLED/ENABLED", PitrStatus(r));
   const auto& pitr = r.json["ContinuousBackupsDescription"]["PointInTimeRecoveryDescription"];
   EXPECT_EQ(35, pitr["RecoveryPeriodInDays"].GetInt());
   EXPECT_TRUE(pitr["EarliestRestorableDateTime"].IsNumber());
   EXPECT_LE(pitr["EarliestRestorableDateTime"].GetDouble(), pitr["LatestRestorableDateTime"].GetDouble());
   r = server.Call("UpdateContinuousBackups",
-                  R"({"TableName":"t","PointInTimeRecoverySpecification":{"PointInTimeRecoveryEnabled":false}})");
+                  R"({"TableName":"tbl","PointInTimeRecoverySpecification":{"PointInTimeRecoveryEnabled":false}})");
   EXPECT_EQ("ENABLED/DISABLED", PitrStatus(r));
-  EXPECT_EQ("ENABLED/DISABLED", PitrStatus(server.Call("DescribeContinuousBackups", R"({"TableName":"t"})")));
+  EXPECT_EQ("ENABLED/DISABLED", PitrStatus(server.Call("DescribeContinuousBackups", R"({"TableName":"tbl"})")));
 }
 
 TEST(ContinuousBackupsTest, SettingSurvivesARestart) {
@@ -47,13 +47,13 @@ TEST(ContinuousBackupsTest, SettingSurvivesARestart) {
   options.path = dir;
   {
     TestServer server(options);
-    ASSERT_EQ(200, server.CreateTable("t", "pk", "S").status);
-    ASSERT_EQ(200, server.Call("UpdateContinuousBackups", R"({"TableName":"t","PointInTimeRecoverySpecification":)"
+    ASSERT_EQ(200, server.CreateTable("tbl", "pk", "S").status);
+    ASSERT_EQ(200, server.Call("UpdateContinuousBackups", R"({"TableName":"tbl","PointInTimeRecoverySpecification":)"
                                                           R"({"PointInTimeRecoveryEnabled":true,"RecoveryPeriodInDays":7}})")
                        .status);
   }
   TestServer again(options);
-  HttpResult r = again.Call("DescribeContinuousBackups", R"({"TableName":"t"})");
+  HttpResult r = again.Call("DescribeContinuousBackups", R"({"TableName":"tbl"})");
   ASSERT_EQ("ENABLED/ENABLED", PitrStatus(r));
   EXPECT_EQ(7, r.json["ContinuousBackupsDescription"]["PointInTimeRecoveryDescription"]["RecoveryPeriodInDays"]
                    .GetInt());
@@ -69,8 +69,8 @@ TEST(ContinuousBackupsTest, Refusals) {
   EXPECT_EQ("ValidationException: 1 validation error detected: Value null at 'pointInTimeRecoverySpecification' "
             "failed to satisfy constraint: Member must not be null",
             PitrStatus(server.Call("UpdateContinuousBackups", R"({"TableName":"nope"})")));
-  ASSERT_EQ(200, server.CreateTable("t", "pk", "S").status);
-  HttpResult r = server.Call("UpdateContinuousBackups", R"({"TableName":"t","PointInTimeRecoverySpecification":)"
+  ASSERT_EQ(200, server.CreateTable("tbl", "pk", "S").status);
+  HttpResult r = server.Call("UpdateContinuousBackups", R"({"TableName":"tbl","PointInTimeRecoverySpecification":)"
                                                         R"({"PointInTimeRecoveryEnabled":true,"RecoveryPeriodInDays":36}})");
   EXPECT_EQ("ValidationException", r.ErrorName()) << r.Describe();
   EXPECT_NE(std::string::npos, r.Message().find("recoveryPeriodInDays")) << r.Message();
@@ -84,16 +84,16 @@ std::string Tags(TestServer& server, const std::string& table) {
 
 TEST(CreateTableTagsTest, TagsAreStored) {
   TestServer server;
-  HttpResult r = server.Call("CreateTable", R"({"TableName":"t",)" + std::string(kTable) +
+  HttpResult r = server.Call("CreateTable", R"({"TableName":"tbl",)" + std::string(kTable) +
                                                 R"(,"Tags":[{"Key":"team","Value":"a"},{"Key":"env","Value":""}]})");
   ASSERT_EQ(200, r.status) << r.Describe();
-  EXPECT_EQ(R"({"Tags":[{"Key":"env","Value":""},{"Key":"team","Value":"a"}]})", Tags(server, "t"));
+  EXPECT_EQ(R"({"Tags":[{"Key":"env","Value":""},{"Key":"team","Value":"a"}]})", Tags(server, "tbl"));
 }
 
 TEST(CreateTableTagsTest, TagsAreValidatedAsTagResourceDoes) {
   TestServer server;
   auto create = [&](const std::string& tags) {
-    HttpResult r = server.Call("CreateTable", R"({"TableName":"t",)" + std::string(kTable) + R"(,"Tags":)" + tags + "}");
+    HttpResult r = server.Call("CreateTable", R"({"TableName":"tbl",)" + std::string(kTable) + R"(,"Tags":)" + tags + "}");
     return r.status == 200 ? std::string("OK") : r.ErrorName() + ": " + r.Message();
   };
   std::string fifty_one = "[";
@@ -110,7 +110,7 @@ TEST(CreateTableTagsTest, TagsAreValidatedAsTagResourceDoes) {
   key129 = key128 + "\xC3\xA9";
   EXPECT_NE(std::string::npos, create(R"([{"Key":")" + key129 + R"(","Value":"v"}])").find("less than or equal to 128"));
   EXPECT_EQ("OK", create(R"([{"Key":")" + key128 + R"(","Value":"ok _.:/=+-@"}])"));
-  EXPECT_EQ(0u, Tags(server, "t").find(R"({"Tags":[{"Key":")"));
+  EXPECT_EQ(0u, Tags(server, "tbl").find(R"({"Tags":[{"Key":")"));
 }
 
 TEST(TransientStatusTest, NewTablesAreCreatingForTheDelay) {
