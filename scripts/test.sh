@@ -5,6 +5,7 @@
 #
 # 1. The release build (build/): every ctest label, unit, http, conformance (the suite of conformance/ against a
 #    freshly started dynapage) and sdk (boto3 and the AWS CLI with pytest, the JavaScript SDK with node --test).
+#    Then the container (scripts/docker-test.sh) and Terraform (scripts/terraform-test.sh) against that build.
 # 2. The checked build (build-checked/): Debug, so every DP_DCHECK (REQUIRES: precondition) is enforced, with
 #    AddressSanitizer and UndefinedBehaviorSanitizer; the unit and http tests again.
 #
@@ -26,6 +27,11 @@ status=0
 # The same build command as scripts/run.sh and the Dockerfile.
 JOBS="$JOBS" BUILD_DIR="$BUILD_DIR" bash scripts/build.sh
 ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$JOBS" || status=1
+
+# The container (built around the binary above, seconds) and Terraform against dynapage; each says SKIPPED where
+# this machine cannot run it (no Docker engine; no terraform or provider).
+bash scripts/docker-test.sh "$BUILD_DIR/dynapage" || status=1
+bash scripts/terraform-test.sh "$BUILD_DIR/dynapage" || status=1
 
 if [ "${DYNAPAGE_CHECKED_BUILD:-1}" != 0 ]; then
   echo "scripts/test.sh: the checked build (Debug, DP_DCHECK on, ASan + UBSan): unit and http tests"

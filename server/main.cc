@@ -1,136 +1,27 @@
-// dynapage: a local DynamoDB-compatible server. See README.md.
-//
-//   dynapage [--port 8000] [--host ADDR] [--db-path DIR] [--max-page-bytes N] [--max-connections N] [--cors LIST]
-//            [--no-client-cpu-affinity]
+// dynapage: a local DynamoDB-compatible server. See README.md; the command line is server/command_line.h.
 
 #include <csignal>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
+#include <filesystem>
 #include <memory>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
 #include "engine/database/database.h"
+#include "server/command_line.h"
 #include "server/http/http_server.h"
-
-namespace {
-
-const char kUsage[] =
-    "Usage: dynapage [options]\n"
-    "\n"
-    "A local DynamoDB-compatible server (DynamoDB JSON protocol over HTTP).\n"
-    "\n"
-    "Options:\n"
-    "  --port N             port to listen on (default 8000; 0 picks a free port)\n"
-    "  --host ADDR          address to bind (default: 127.0.0.1 and ::1, both loopbacks; use 0.0.0.0 or ::\n"
-    "                       to accept remote clients)\n"
-    "  --db-path DIR        keep data in DIR across restarts (default: in memory)\n"
-    "  --max-page-bytes N   Query/Scan page size limit in bytes (default 1048576, DynamoDB's 1 MB);\n"
-    "                       lower it to exercise pagination with little test data\n"
-    "  --max-connections N  answer 503 and close connections beyond N open ones (default: the open-file\n"
-    "                       limit, raised to its maximum at start-up, less 1024 kept for the database)\n"
-    "  --cors LIST          origins browsers may call from, comma-separated (default *: any); 'none': no CORS\n"
-    "  --no-client-cpu-affinity\n"
-    "                       let the scheduler place connection threads, instead of running each on the\n"
-    "                       CPU its client sends from (which saves two cross-CPU wake-ups a request)\n"
-    "  --help               show this help\n"
-    "  --version            show the version\n";
-
-bool ParseNumber(const char* text, long long min, long long max, long long* out) {
-  char* end = nullptr;
-  errno = 0;
-  long long v = std::strtoll(text, &end, 10);
-  if (errno || !end || *end || end == text || v < min || v > max) return false;
-  *out = v;
-  return true;
-}
-
-int Fail(const std::string& message) {
-  std::fprintf(stderr, "dynapage: %s\nTry 'dynapage --help'.\n", message.c_str());
-  return 2;
-}
-
-// "a,b, c" -> {"a", "b", "c"}; "none" -> {}.
-std::vector<std::string> SplitOrigins(const std::string& list) {
-  std::vector<std::string> origins;
-  if (list == "none") return origins;
-  size_t begin = 0;
-  while (begin <= list.size()) {
-    size_t end = list.find(',', begin);
-    if (end == std::string::npos) end = list.size();
-    std::string origin = list.substr(begin, end - begin);
-    origin.erase(0, origin.find_first_not_of(' '));
-    origin.erase(origin.find_last_not_of(' ') + 1);
-    if (!origin.empty()) origins.push_back(origin);
-    begin = end + 1;
-  }
-  return origins;
-}
-
-}  // namespace
+#include "server/protocol/database_set.h"
 
 int main(int argc, char** argv) {
-  std::string host;  // empty: both loopback addresses
-  long long port = 8000;
-  dynapage::DatabaseOptions options;
-  dynapage::ServiceOptions service;
-  bool client_cpu_affinity = true;
-  dynapage::HttpOptions http;
-  for (int i = 1; i < argc; i++) {
-    std::string arg = argv[i];
-    std::string value;
-    bool has_inline = false;
-    size_t eq = arg.find('=');
-    if (arg.rfind("--", 0) == 0 && eq != std::string::npos) {
-      value = arg.substr(eq + 1);
-      arg = arg.substr(0, eq);
-      has_inline = true;
-    }
-    auto next = [&](std::string* out) {
-      if (has_inline) {
-        *out = value;
-        return true;
-      }
-      if (i + 1 >= argc) return false;
-      *out = argv[++i];
-      return true;
-    };
-    if (arg == "--help" || arg == "-h") {
-      std::fputs(kUsage, stdout);
-      return 0;
-    } else if (arg == "--version") {
-      std::printf("dynapage %s\n", DYNAPAGE_VERSION);
-      return 0;
-    } else if (arg == "--port") {
-      if (!next(&value) || !ParseNumber(value.c_str(), 0, 65535, &port)) {
-        return Fail("--port needs a number from 0 to 65535");
-      }
-    } else if (arg == "--host") {
-      if (!next(&host) || host.empty()) return Fail("--host needs an address");
-    } else if (arg == "--db-path") {
-      if (!next(&options.path) || options.path.empty()) return Fail("--db-path needs a directory");
-    } else if (arg == "--max-page-bytes") {
-      long long bytes = 0;
-      if (!next(&value) || !ParseNumber(value.c_str(), 1, 1LL << 40, &bytes)) {
-        return Fail("--max-page-bytes needs a positive number of bytes");
-      }
-      service.max_page_bytes = static_cast<uint64_t>(bytes);
-    } else if (arg == "--max-connections") {
-      long long count = 0;
-      if (!next(&value) || !ParseNumber(value.c_str(), 1, 1LL << 30, &count)) {
-        return Fail("--max-connections needs a positive number");
-      }
-      http.max_connections = static_cast<size_t>(count);
-    } else if (arg == "--cors") {
-      if (!next(&value) || value.empty()) return Fail("--cors needs a list of origins, '*' or 'none'");
-      http.cors_origins = SplitOrigins(value);
-    } else if (arg == "--no-client-cpu-affinity" && !has_inline) {
-      client_cpu_affinity = false;
-    } else {
-      return Fail("unknown option '" + std::string(argv[i]) + "'");
-    }
+  dynapage::CommandLine options;
+  dynapage::CommandLineOutcome outcome = dynapage::ParseCommandLine(std::vector<std::string>(argv + 1, argv + argc),
+                                                                    &options);
+  if (!outcome.run) {
+    std::fputs(outcome.output.c_str(), stdout);
+    std::fputs(outcome.error.c_str(), stderr);
+    return outcome.exit_code;
   }
 
   // Signals are taken synchronously by a watcher thread, so that shutdown runs outside a signal handler.
@@ -145,19 +36,36 @@ int main(int argc, char** argv) {
   // instead of being refused and having to retry.
   // Connections and RocksDB's files share the open-file limit: take all the system allows.
   dynapage::RaiseOpenFileLimit();
-  http.follow_client_cpu = client_cpu_affinity;
   dynapage::HttpServer server;
-  server.set_options(http);
-  int bound = host.empty() ? server.BindLoopback(static_cast<int>(port)) : server.Bind(host, static_cast<int>(port));
+  server.set_options(options.http);
+  const std::string& host = options.host;
+  int bound = host.empty() ? server.BindLoopback(options.port) : server.Bind(host, options.port);
   if (bound < 0) {
-    std::fprintf(stderr, "dynapage: cannot listen on %s:%lld\n", host.empty() ? "localhost" : host.c_str(), port);
+    std::fprintf(stderr, "dynapage: cannot listen on %s:%d\n", host.empty() ? "localhost" : host.c_str(), options.port);
     return 1;
   }
-  std::unique_ptr<dynapage::Database> db;
-  dynapage::Status status = dynapage::Database::Open(options, &db);
-  if (!status.ok()) {
-    std::fprintf(stderr, "dynapage: %s\n", status.message().c_str());
-    return 1;
+  const std::string& path = options.database.path;
+  if (!path.empty()) {
+    std::error_code error;
+    std::filesystem::create_directories(path, error);
+    if (error) {
+      std::fprintf(stderr, "dynapage: cannot create %s: %s\n", path.c_str(), error.message().c_str());
+      return 1;
+    }
+  }
+  // The shared namespace opens its one database now, so that a bad directory is reported at once; the others
+  // open each namespace's on its first request.
+  std::unique_ptr<dynapage::Database> shared;
+  std::unique_ptr<dynapage::DatabaseSet> databases;
+  if (options.namespace_mode == dynapage::NamespaceMode::kShared) {
+    dynapage::Status status = dynapage::Database::Open(options.database, &shared);
+    if (!status.ok()) {
+      std::fprintf(stderr, "dynapage: %s\n", status.message().c_str());
+      return 1;
+    }
+    databases = std::make_unique<dynapage::DatabaseSet>(shared.get());
+  } else {
+    databases = std::make_unique<dynapage::DatabaseSet>(options.namespace_mode, options.database);
   }
   std::thread watcher([&server, signals] {
     int sig = 0;
@@ -167,17 +75,19 @@ int main(int argc, char** argv) {
   // Scripts read the first address of this line: keep "listening on http://HOST:PORT" first.
   std::string where = host.empty() ? "127.0.0.1:" + std::to_string(bound) + " and http://[::1]"
                                    : (host.find(':') != std::string::npos ? "[" + host + "]" : host);
-  std::printf("dynapage %s listening on http://%s:%d (%s, max page %llu bytes)\n", DYNAPAGE_VERSION, where.c_str(),
-              bound, options.path.empty() ? "in memory" : ("data in " + options.path).c_str(),
-              static_cast<unsigned long long>(service.max_page_bytes));
+  std::printf("dynapage %s listening on http://%s:%d (%s, namespace %s, max page %llu bytes)\n", DYNAPAGE_VERSION,
+              where.c_str(), bound, path.empty() ? "in memory" : ("data in " + path).c_str(),
+              dynapage::NamespaceModeName(options.namespace_mode),
+              static_cast<unsigned long long>(options.service.max_page_bytes));
   std::fflush(stdout);
-  server.Run(db.get(), service);
+  server.Run(databases.get(), options.service);
   // Run() also returns if the listener fails; make sure new requests are turned away, and wake the watcher.
   server.Stop();
   pthread_kill(watcher.native_handle(), SIGTERM);
   watcher.join();
   server.WaitForRequests();
-  db.reset();  // flushes RocksDB
+  databases.reset();  // flushes RocksDB
+  shared.reset();
   std::printf("dynapage stopped\n");
   std::fflush(stdout);
   // Idle keep-alive connections may still hold threads blocked on their sockets; they have nothing left to do,

@@ -29,6 +29,7 @@ enum class ErrorCode {
   kLimitExceeded,               // LimitExceededException
   kUnknownOperation,            // UnknownOperationException
   kInternal,                    // InternalServerError (HTTP 500)
+  kTableNotFound,               // TableNotFoundException (the backup operations' "no such table")
 };
 
 // What a shared check found, where an operation words that error its own way. kNone for everything else.

@@ -161,6 +161,12 @@ std::string SerializeTableDefinition(const TableDefinition& t) {
   w.Bool(t.deletion_protection);
   w.Key("streamViewType");
   w.String(t.stream_view_type);
+  w.Key("pointInTimeRecovery");
+  w.Bool(t.point_in_time_recovery);
+  w.Key("pointInTimeRecoverySince");
+  w.Double(t.point_in_time_recovery_since);
+  w.Key("recoveryPeriodInDays");
+  w.Int64(t.recovery_period_in_days);
   w.EndObject();
   return std::string(buffer.GetString(), buffer.GetSize());
 }
@@ -204,6 +210,12 @@ bool ParseTableDefinition(const std::string& json, TableDefinition* t) {
   }
   t->deletion_protection = d["deletionProtection"].GetBool();
   t->stream_view_type = d["streamViewType"].GetString();
+  // Absent from definitions written before point-in-time recovery was recorded.
+  if (d.HasMember("pointInTimeRecovery")) {
+    t->point_in_time_recovery = d["pointInTimeRecovery"].GetBool();
+    t->point_in_time_recovery_since = d["pointInTimeRecoverySince"].GetDouble();
+    t->recovery_period_in_days = d["recoveryPeriodInDays"].GetInt64();
+  }
   return true;
 }
 

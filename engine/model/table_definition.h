@@ -53,6 +53,10 @@ struct TableDefinition {
   std::map<std::string, std::string> tags;
   bool deletion_protection = false;
   std::string stream_view_type;  // empty when streams are off
+  // Point-in-time recovery (UpdateContinuousBackups): recorded and shown, nothing is restored.
+  bool point_in_time_recovery = false;
+  double point_in_time_recovery_since = 0;  // when it was last enabled
+  int64_t recovery_period_in_days = 35;
 
   // REQUIRES nothing; returns nullptr when there is no index of that name.
   const IndexDefinition* FindIndex(const std::string& index_name) const;

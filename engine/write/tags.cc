@@ -31,20 +31,33 @@ Status FindTableByArn(const Catalog& catalog, const std::string& arn, std::strin
 }
 
 Status ChangeTags(WritePath& write_path, const RequestContext& ctx, const std::string& arn,
-                  const std::function<void(std::map<std::string, std::string>*)>& change) {
+                  const std::function<Status(std::map<std::string, std::string>*)>& change) {
   std::string name;
   DP_RETURN_IF_ERROR(FindTableByArn(write_path.catalog(), arn, &name));
   TableDescription before, after;
   return write_path.ChangeTable(ctx, 
       name,
       [&change](const TableDefinition& current, TableDefinition* next) {
-        change(&next->tags);
-        return Status::OK();
+        DP_RETURN_IF_ERROR(change(&next->tags));
+        return CheckTagSet(next->tags);
       },
       &before, &after);
 }
 
 }  // namespace
+
+Status CheckTagSet(const std::map<std::string, std::string>& tags) {
+  if (tags.size() > kMaxTagsPerTable) {
+    return Status::Validation("Too many tags: a table can have at most " + std::to_string(kMaxTagsPerTable) +
+                              " tags");
+  }
+  for (const auto& tag : tags) {
+    if (tag.first.compare(0, 4, "aws:") == 0) {
+      return Status::Validation("Tag keys starting with 'aws:' are reserved for AWS use: " + tag.first);
+    }
+  }
+  return Status::OK();
+}
 
 Status TagResource(WritePath& write_path, const RequestContext& ctx, const std::string& arn,
                    const std::vector<std::pair<std::string, std::string>>& tags) {
@@ -52,6 +65,7 @@ Status TagResource(WritePath& write_path, const RequestContext& ctx, const std::
   if (tags.empty()) return Status::Validation("Atleast one Tag needs to be provided as Input.");
   return ChangeTags(write_path, ctx, arn, [&tags](std::map<std::string, std::string>* current) {
     for (const auto& [key, value] : tags) (*current)[key] = value;
+    return Status::OK();
   });
 }
 
@@ -61,6 +75,7 @@ Status UntagResource(WritePath& write_path, const RequestContext& ctx, const std
   if (keys.empty()) return Status::Validation("Atleast one Tag Key needs to be provided as Input.");
   return ChangeTags(write_path, ctx, arn, [&keys](std::map<std::string, std::string>* current) {
     for (const std::string& key : keys) current->erase(key);
+    return Status::OK();
   });
 }
 

@@ -22,6 +22,13 @@
 
 namespace dynapage {
 
+// A table has at most this many tags.
+constexpr size_t kMaxTagsPerTable = 50;
+
+// The rules of a table's whole set of tags (TagResource's result, CreateTable's Tags): at most kMaxTagsPerTable,
+// and no key starting "aws:" (AWS's own prefix). ValidationException otherwise.
+Status CheckTagSet(const std::map<std::string, std::string>& tags);
+
 // Adds or overwrites tags (a later duplicate key wins).
 Status TagResource(WritePath& write_path, const RequestContext& ctx, const std::string& arn,
                    const std::vector<std::pair<std::string, std::string>>& tags);

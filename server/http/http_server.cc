@@ -21,6 +21,7 @@
 #include <random>
 #include <set>
 #include <thread>
+#include <utility>
 
 #include "server/http/client_cpu_affinity.h"
 #include "server/http/connection_stream.h"
@@ -596,6 +597,14 @@ int HttpServer::BindLoopback(int port) {
 }
 
 void HttpServer::Run(Database* db, const ServiceOptions& options) {
+  Serve(std::make_unique<Dispatcher>(db, options, FindOperation));
+}
+
+void HttpServer::Run(DatabaseSet* databases, const ServiceOptions& options) {
+  Serve(std::make_unique<Dispatcher>(databases, options, FindOperation));
+}
+
+void HttpServer::Serve(std::unique_ptr<Dispatcher> dispatcher) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (stopping_ || listeners_.empty()) {
@@ -610,7 +619,7 @@ void HttpServer::Run(Database* db, const ServiceOptions& options) {
     }
     run_started_ = true;
   }
-  dispatcher_ = std::make_unique<Dispatcher>(db, options, FindOperation);
+  dispatcher_ = std::move(dispatcher);
   std::vector<pollfd> fds;
   for (int fd : listeners_) fds.push_back({fd, POLLIN, 0});
   fds.push_back({wake_[0], POLLIN, 0});

@@ -75,6 +75,9 @@ class HttpServer {
   // Serves db with options until Stop() is called. REQUIRES: Bind succeeded; db stays open until
   // WaitForRequests() returns.
   void Run(Database* db, const ServiceOptions& options = ServiceOptions());
+  // Serves each caller the database of its namespace (DatabaseSet), as Run(db) does. REQUIRES: as Run(db), for
+  // databases.
+  void Run(DatabaseSet* databases, const ServiceOptions& options);
   // Safe to call from any thread, before or while Run() runs. If Run() has started, returns once it has
   // returned; if not, Run() will return at once.
   void Stop();
@@ -87,6 +90,7 @@ class HttpServer {
  private:
   class ConnectionServer;
 
+  void Serve(std::unique_ptr<Dispatcher> dispatcher);
   bool BeginRequest();
   void EndRequest();
   // Opens a listening socket on addr; returns its port, or -1.

@@ -3,10 +3,12 @@
 #include "engine/catalog/index_schema.h"
 
 #include "engine/base/messages.h"
+#include "engine/write/tags.h"
 #include "server/operations/operation_table.h"
 #include "server/protocol/request_reader.h"
 #include "server/protocol/table_description_json.h"
 #include "server/protocol/table_schema_reader.h"
+#include "server/protocol/tag_list_reader.h"
 
 namespace dynapage {
 
@@ -48,6 +50,9 @@ Status HandleCreateTable(OperationContext& ctx) {
   DP_RETURN_IF_ERROR(ReadThroughput(r, "provisionedThroughput", &throughput, &errors));
   std::optional<bool> deletion_protection;
   DP_RETURN_IF_ERROR(r.GetBoolean("DeletionProtectionEnabled", &deletion_protection));
+  std::vector<std::pair<std::string, std::string>> tags;
+  bool tags_present = false;
+  DP_RETURN_IF_ERROR(ReadTagList(r, &tags, &tags_present, &errors));
 
   errors.CheckEnum(billing_mode, "billingMode", {"PROVISIONED", "PAY_PER_REQUEST"});
   if (!defs_present) errors.AddNull("attributeDefinitions");
@@ -98,6 +103,8 @@ Status HandleCreateTable(OperationContext& ctx) {
   table.pay_per_request = pay_per_request;
   if (throughput) table.throughput = *throughput;
   table.deletion_protection = deletion_protection.value_or(false);
+  for (const auto& [key, value] : tags) table.tags[key] = value;
+  DP_RETURN_IF_ERROR(CheckTagSet(table.tags));
   for (bool global : {false, true}) {
     if (!(global ? gsis_present : lsis_present)) continue;
     for (const auto& input : global ? gsis : lsis) DP_RETURN_IF_ERROR(AddSecondaryIndex(input, &table));
@@ -106,6 +113,7 @@ Status HandleCreateTable(OperationContext& ctx) {
 
   TableDescription description;
   DP_RETURN_IF_ERROR(ctx.db.writes().CreateTable(ctx.context, std::move(table), &description));
+  ApplyTransientStatus(ctx.context, &description);
   WriteTableDescriptionResponse("TableDescription", description, &ctx.response);
   return Status::OK();
 }

@@ -11,6 +11,7 @@ Status HandleDescribeTable(OperationContext& ctx) {
   DP_RETURN_IF_ERROR(ReadTableNameOnly(RequestReader(ctx.request), &table_name));
   TableDescription description;
   DP_RETURN_IF_ERROR(ctx.db.catalog().DescribeTable(table_name, &description));
+  ApplyTransientStatus(ctx.context, &description);
   WriteTableDescriptionResponse("Table", description, &ctx.response);
   return Status::OK();
 }

@@ -37,6 +37,8 @@ Status HandleListTagsOfResource(OperationContext& ctx);
 Status HandleDescribeEndpoints(OperationContext& ctx);
 Status HandleDescribeLimits(OperationContext& ctx);
 Status HandleUpdateTable(OperationContext& ctx);
+Status HandleDescribeContinuousBackups(OperationContext& ctx);
+Status HandleUpdateContinuousBackups(OperationContext& ctx);
 
 }  // namespace dynapage
 

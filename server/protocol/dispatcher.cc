@@ -91,6 +91,19 @@ std::string UnknownOperationMessage(std::string_view target) {
   return message.append(": ").append(target);
 }
 
+// The Credential parameter's value in an Authorization header ("AKID/20260101/us-west-2/dynamodb/aws4_request"),
+// or empty.
+std::string_view CredentialOf(std::string_view authorization) {
+  static constexpr std::string_view kCredential = "Credential=";
+  size_t at = authorization.find(kCredential);
+  while (at != std::string_view::npos && at > 0 && authorization[at - 1] != ' ' && authorization[at - 1] != ',') {
+    at = authorization.find(kCredential, at + 1);
+  }
+  if (at == std::string_view::npos) return {};
+  size_t begin = at + kCredential.size();
+  return authorization.substr(begin, ParameterEnd(authorization, begin) - begin);
+}
+
 WireResponse FromError(const WireError& error) {
   WireResponse response;
   response.status = error.http_status;
@@ -99,9 +112,33 @@ WireResponse FromError(const WireError& error) {
 }
 }  // namespace
 
+Caller CallerOf(std::string_view authorization, const std::string& default_region) {
+  Caller caller;
+  caller.region = default_region;
+  std::string_view credential = CredentialOf(authorization);
+  size_t key_end = credential.find('/');
+  caller.access_key = std::string(credential.substr(0, key_end));
+  if (key_end != std::string_view::npos) {
+    size_t date_end = credential.find('/', key_end + 1);
+    if (date_end != std::string_view::npos) {
+      std::string_view region = credential.substr(date_end + 1);
+      region = region.substr(0, region.find('/'));
+      if (!region.empty()) caller.region = std::string(region);
+    }
+  }
+  caller.account_id = AccountIdOf(caller.access_key);
+  return caller;
+}
+
 Dispatcher::Dispatcher(Database* db, ServiceOptions options, OperationFinder find_operation)
-    : db_(db), options_(std::move(options)), find_operation_(find_operation) {
-  DP_DCHECK(db_ != nullptr);
+    : Dispatcher(static_cast<DatabaseSet*>(nullptr), std::move(options), find_operation) {
+  DP_DCHECK(db != nullptr);
+  owned_databases_ = std::make_unique<DatabaseSet>(db);
+  databases_ = owned_databases_.get();
+}
+
+Dispatcher::Dispatcher(DatabaseSet* databases, ServiceOptions options, OperationFinder find_operation)
+    : databases_(databases), options_(std::move(options)), find_operation_(find_operation) {
   DP_DCHECK(find_operation_ != nullptr);
   DP_DCHECK(options_.clock != nullptr);
 }
@@ -109,10 +146,10 @@ Dispatcher::Dispatcher(Database* db, ServiceOptions options, OperationFinder fin
 RequestContext Dispatcher::ContextFor(const WireRequest& request) const {
   RequestContext context;
   context.request_id = std::string(request.request_id);
-  context.caller.region = options_.region;
-  context.caller.account_id = options_.account_id;
+  context.caller = CallerOf(request.authorization, options_.region);
   context.clock = options_.clock;
   context.max_page_bytes = options_.max_page_bytes;
+  context.transient_status_ms = options_.transient_status_ms;
   return context;
 }
 
@@ -149,12 +186,18 @@ WireResponse Dispatcher::Handle(const WireRequest& request) const {
       rapidjson::StringBuffer buffer;
       JsonWriter writer(buffer);
       RequestContext context = ContextFor(request);
-      OperationContext ctx{*db_, context, document, writer, "", request.host};
-      Status status = handler(ctx);
-      if (status.ok()) {
-        response.body.assign(buffer.GetString(), buffer.GetSize());
+      Database* db = nullptr;
+      Status status = databases_->For(context.caller, &db);
+      if (!status.ok()) {
+        response = FromError(ToWireError(status));
       } else {
-        response = FromError(ToWireError(status, ctx.error_extra));
+        OperationContext ctx{*db, context, document, writer, "", request.host};
+        status = handler(ctx);
+        if (status.ok()) {
+          response.body.assign(buffer.GetString(), buffer.GetSize());
+        } else {
+          response = FromError(ToWireError(status, ctx.error_extra));
+        }
       }
     }
   }

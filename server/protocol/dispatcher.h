@@ -7,12 +7,14 @@
 #ifndef DYNAPAGE_SERVER_PROTOCOL_DISPATCHER_H_
 #define DYNAPAGE_SERVER_PROTOCOL_DISPATCHER_H_
 
+#include <memory>
 #include <string>
 #include <string_view>
 
 #include "engine/base/clock.h"
 #include "engine/base/request_context.h"
 #include "engine/database/database.h"
+#include "server/protocol/database_set.h"
 #include "server/protocol/operation.h"
 
 namespace dynapage {
@@ -21,9 +23,11 @@ namespace dynapage {
 struct ServiceOptions {
   // Query and Scan pages stop after this many bytes of items (--max-page-bytes; DynamoDB's 1 MB by default).
   uint64_t max_page_bytes = kDynamoDbPageBytes;
-  // The region and account of ARNs and of DescribeEndpoints.
+  // New tables show CREATING for this long (--transient-status-delay, -delayTransientStatuses).
+  uint64_t transient_status_ms = 0;
+  // The region of requests that do not name one in their credential scope (unsigned ones); the account of an
+  // access key comes from the key (AccountIdOf).
   std::string region = "us-east-1";
-  std::string account_id = "000000000000";
   const Clock* clock = SystemClock::Get();  // never null
 };
 
@@ -48,17 +52,25 @@ struct WireResponse {
   std::string body;
 };
 
+// The caller of a request signed with authorization: the access key and region of its credential scope
+// ("Credential=AKID/20260101/us-west-2/dynamodb/aws4_request"), default_region where it names none, and the
+// account of the access key (AccountIdOf).
+Caller CallerOf(std::string_view authorization, const std::string& default_region);
+
 class Dispatcher {
  public:
-  // REQUIRES: db outlives the dispatcher; find_operation is not null.
+  // Serves db to every caller. REQUIRES: db outlives the dispatcher; find_operation is not null.
   Dispatcher(Database* db, ServiceOptions options, OperationFinder find_operation);
+  // Serves each caller the database of its namespace. REQUIRES: databases outlives the dispatcher.
+  Dispatcher(DatabaseSet* databases, ServiceOptions options, OperationFinder find_operation);
   WireResponse Handle(const WireRequest& request) const;
 
  private:
   // The RequestContext of one request.
   RequestContext ContextFor(const WireRequest& request) const;
 
-  Database* db_;
+  std::unique_ptr<DatabaseSet> owned_databases_;  // the one-database set of the first constructor
+  DatabaseSet* databases_;
   ServiceOptions options_;
   OperationFinder find_operation_;
 };

@@ -68,6 +68,12 @@ void WriteBillingModeSummary(const TableDefinition& t, JsonWriter* w) {
 }
 }  // namespace
 
+void ApplyTransientStatus(const RequestContext& ctx, TableDescription* description) {
+  if (ctx.transient_status_ms == 0 || description->status != "ACTIVE") return;
+  double age_ms = (ctx.clock->NowSeconds() - description->definition->creation_time) * 1000;
+  if (age_ms < static_cast<double>(ctx.transient_status_ms)) description->status = "CREATING";
+}
+
 void WriteTableDescription(const TableDescription& d, JsonWriter* w) {
   const TableDefinition& t = *d.definition;
   w->StartObject();

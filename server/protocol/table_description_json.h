@@ -3,10 +3,15 @@
 #ifndef DYNAPAGE_SERVER_PROTOCOL_TABLE_DESCRIPTION_JSON_H_
 #define DYNAPAGE_SERVER_PROTOCOL_TABLE_DESCRIPTION_JSON_H_
 
+#include "engine/base/request_context.h"
 #include "engine/database/database.h"
 #include "engine/model/attribute_value_json.h"
 
 namespace dynapage {
+
+// With a transient-status delay (ctx.transient_status_ms, DynamoDB Local's -delayTransientStatuses), an ACTIVE
+// table younger than the delay is shown CREATING, so that clients' "table exists" waiters poll at least once.
+void ApplyTransientStatus(const RequestContext& ctx, TableDescription* description);
 
 void WriteTableDescription(const TableDescription& description, JsonWriter* w);
 // A whole response holding only the description: {"<member>": {…}} ("Table" or "TableDescription").

@@ -65,6 +65,7 @@ WireError ToWireError(const Status& status, const std::string& extra) {
         case ErrorCode::kTransactionConflict: name = "TransactionConflictException"; break;
         case ErrorCode::kIdempotentParameterMismatch: name = "IdempotentParameterMismatchException"; break;
         case ErrorCode::kLimitExceeded: name = "LimitExceededException"; break;
+        case ErrorCode::kTableNotFound: name = "TableNotFoundException"; break;
         default: break;
       }
       e.type = std::string(kDynamoDB) + name;

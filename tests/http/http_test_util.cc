@@ -105,6 +105,7 @@ void TestServer::Start(const TestServerOptions& options) {
   ServiceOptions service;
   service.max_page_bytes = options.max_page_bytes;
   service.region = options.region;
+  service.transient_status_ms = options.transient_status_ms;
   thread_ = std::thread([this, service] { server_->Run(db_.get(), service); });
   client_ = std::make_unique<httplib::Client>("127.0.0.1", port_);
   client_->set_keep_alive(true);

@@ -74,6 +74,7 @@ struct TestServerOptions {
   std::string region = "us-east-1";
   HttpOptions http;   // connection limit, CORS origins, request deadline
   bool loopback_both = false;  // listen on 127.0.0.1 and ::1 (BindLoopback) instead of 127.0.0.1 only
+  uint64_t transient_status_ms = 0;  // --transient-status-delay
 };
 
 class TestServer {

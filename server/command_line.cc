@@ -1,0 +1,280 @@
+#include "server/command_line.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <iterator>
+
+namespace dynapage {
+
+namespace {
+
+const char kUsage[] =
+    "Usage: dynapage [options]\n"
+    "\n"
+    "A local DynamoDB-compatible server (DynamoDB JSON protocol over HTTP).\n"
+    "\n"
+    "Options:\n"
+    "  --port N             port to listen on (default 8000; 0 picks a free port)\n"
+    "  --host ADDR          address to bind (default: 127.0.0.1 and ::1, both loopbacks; use 0.0.0.0 or ::\n"
+    "                       to accept remote clients)\n"
+    "  --db-path DIR        keep data in DIR across restarts (default: in memory)\n"
+    "  --namespace MODE     which requests share tables: access-key-region (default: one database per access\n"
+    "                       key and region, as DynamoDB Local), region, or shared (one for everybody)\n"
+    "  --max-page-bytes N   Query/Scan page size limit in bytes (default 1048576, DynamoDB's 1 MB);\n"
+    "                       lower it to exercise pagination with little test data\n"
+    "  --transient-status-delay MS\n"
+    "                       new tables and indexes stay CREATING, deleted tables DELETING, for MS ms\n"
+    "  --max-connections N  answer 503 and close connections beyond N open ones (default: the open-file\n"
+    "                       limit, raised to its maximum at start-up, less 1024 kept for the database)\n"
+    "  --cors LIST          origins browsers may call from, comma-separated (default *: any); 'none': no CORS\n"
+    "  --no-client-cpu-affinity\n"
+    "                       let the scheduler place connection threads, instead of running each on the\n"
+    "                       CPU its client sends from (which saves two cross-CPU wake-ups a request)\n"
+    "  --help               show this help\n"
+    "  --version            show the version\n"
+    "\n"
+    "DynamoDB Local's flags, with its meaning (docs/dynamodb-local.md); any of them selects its defaults:\n"
+    "data in the working directory, one database per access key and region.\n"
+    "  -port N  -inMemory  -sharedDb  -dbPath DIR  -cors LIST  -delayTransientStatuses\n"
+    "  -optimizeDbBeforeStartup  -disableTelemetry  -help  -version\n"
+    "  (-jar FILE, -D... and -X... from a java command line are accepted and ignored)\n";
+
+// The delay -delayTransientStatuses sets when --transient-status-delay does not.
+constexpr uint64_t kDefaultTransientStatusMs = 1000;
+// The subdirectory of the data directory that DynamoDB Local's -sharedDb uses (DynamoDB Local's file name).
+const char kSharedDatabaseName[] = "shared-local-instance.db";
+
+struct ParseState {
+  CommandLine* out;
+  bool in_memory = false;
+  bool db_path_given = false;
+  bool shared_db = false;
+  bool namespace_given = false;
+  bool optimize = false;
+  bool transient_given = false;
+  bool delay_transient = false;
+  const char* print = nullptr;  // -help / -version: print this and exit
+};
+
+bool ParseNumber(const std::string& text, long long min, long long max, long long* out) {
+  char* end = nullptr;
+  errno = 0;
+  long long v = std::strtoll(text.c_str(), &end, 10);
+  if (errno || !end || *end || end == text.c_str() || v < min || v > max) return false;
+  *out = v;
+  return true;
+}
+
+// A flag's effect: returns an error message, or "" when value is acceptable.
+using Apply = std::string (*)(const std::string& value, ParseState* state);
+
+struct Flag {
+  const char* name;
+  bool takes_value;
+  bool dynamodb_local;  // one of DynamoDB Local's flags
+  Apply apply;
+};
+
+std::string SetPort(const std::string& value, ParseState* state) {
+  long long port = 0;
+  if (!ParseNumber(value, 0, 65535, &port)) return "needs a number from 0 to 65535";
+  state->out->port = static_cast<int>(port);
+  return "";
+}
+
+std::string SetDbPath(const std::string& value, ParseState* state) {
+  if (value.empty()) return "needs a directory";
+  state->out->database.path = value;
+  state->db_path_given = true;
+  return "";
+}
+
+// "a,b, c" -> {"a", "b", "c"}; "none" -> {}.
+std::vector<std::string> SplitOrigins(const std::string& list) {
+  std::vector<std::string> origins;
+  if (list == "none") return origins;
+  size_t begin = 0;
+  while (begin <= list.size()) {
+    size_t end = list.find(',', begin);
+    if (end == std::string::npos) end = list.size();
+    std::string origin = list.substr(begin, end - begin);
+    origin.erase(0, origin.find_first_not_of(' '));
+    origin.erase(origin.find_last_not_of(' ') + 1);
+    if (!origin.empty()) origins.push_back(origin);
+    begin = end + 1;
+  }
+  return origins;
+}
+
+std::string SetCors(const std::string& value, ParseState* state) {
+  if (value.empty()) return "needs a list of origins, '*' or 'none'";
+  state->out->http.cors_origins = SplitOrigins(value);
+  return "";
+}
+
+std::string PrintUsage(const std::string&, ParseState* state) {
+  state->print = kUsage;
+  return "";
+}
+
+std::string PrintVersion(const std::string&, ParseState* state) {
+  state->print = "dynapage " DYNAPAGE_VERSION "\n";
+  return "";
+}
+
+std::string Ignore(const std::string&, ParseState*) { return ""; }
+
+const Flag kFlags[] = {
+    // dynapage's own.
+    {"--port", true, false, SetPort},
+    {"--host", true, false,
+     [](const std::string& value, ParseState* state) -> std::string {
+       if (value.empty()) return "needs an address";
+       state->out->host = value;
+       return "";
+     }},
+    {"--db-path", true, false, SetDbPath},
+    {"--namespace", true, false,
+     [](const std::string& value, ParseState* state) -> std::string {
+       if (!ParseNamespaceMode(value, &state->out->namespace_mode)) {
+         return "needs one of access-key-region, region, shared";
+       }
+       state->namespace_given = true;
+       return "";
+     }},
+    {"--max-page-bytes", true, false,
+     [](const std::string& value, ParseState* state) -> std::string {
+       long long bytes = 0;
+       if (!ParseNumber(value, 1, 1LL << 40, &bytes)) return "needs a positive number of bytes";
+       state->out->service.max_page_bytes = static_cast<uint64_t>(bytes);
+       return "";
+     }},
+    {"--transient-status-delay", true, false,
+     [](const std::string& value, ParseState* state) -> std::string {
+       long long ms = 0;
+       if (!ParseNumber(value, 0, 3600 * 1000, &ms)) return "needs a number of milliseconds up to 3600000";
+       state->out->service.transient_status_ms = static_cast<uint64_t>(ms);
+       state->transient_given = true;
+       return "";
+     }},
+    {"--max-connections", true, false,
+     [](const std::string& value, ParseState* state) -> std::string {
+       long long count = 0;
+       if (!ParseNumber(value, 1, 1LL << 30, &count)) return "needs a positive number";
+       state->out->http.max_connections = static_cast<size_t>(count);
+       return "";
+     }},
+    {"--cors", true, false, SetCors},
+    {"--no-client-cpu-affinity", false, false,
+     [](const std::string&, ParseState* state) -> std::string {
+       state->out->http.follow_client_cpu = false;
+       return "";
+     }},
+    {"--help", false, false, PrintUsage},
+    {"-h", false, false, PrintUsage},
+    {"--version", false, false, PrintVersion},
+    // DynamoDB Local's.
+    {"-port", true, true, SetPort},
+    {"-dbPath", true, true, SetDbPath},
+    {"-cors", true, true, SetCors},
+    {"-inMemory", false, true,
+     [](const std::string&, ParseState* state) -> std::string {
+       state->in_memory = true;
+       return "";
+     }},
+    {"-sharedDb", false, true,
+     [](const std::string&, ParseState* state) -> std::string {
+       state->shared_db = true;
+       return "";
+     }},
+    {"-delayTransientStatuses", false, true,
+     [](const std::string&, ParseState* state) -> std::string {
+       state->delay_transient = true;
+       return "";
+     }},
+    // RocksDB needs no optimising pass: accepted for its exclusion rule only. No telemetry is ever sent.
+    {"-optimizeDbBeforeStartup", false, true,
+     [](const std::string&, ParseState* state) -> std::string {
+       state->optimize = true;
+       return "";
+     }},
+    {"-disableTelemetry", false, true, Ignore},
+    {"-help", false, true, PrintUsage},
+    {"-version", false, true, PrintVersion},
+    // `java -jar DynamoDBLocal.jar ...` as written in compose files for DynamoDB Local's image.
+    {"-jar", true, true, Ignore},
+};
+
+const Flag* FindFlag(const std::string& name) {
+  for (const Flag& flag : kFlags) {
+    if (name == flag.name) return &flag;
+  }
+  return nullptr;
+}
+
+CommandLineOutcome Failure(const std::string& message) {
+  CommandLineOutcome outcome;
+  outcome.run = false;
+  outcome.exit_code = 2;
+  outcome.error = "dynapage: " + message + "\nTry 'dynapage --help'.\n";
+  return outcome;
+}
+
+}  // namespace
+
+const char* CommandLineUsage() { return kUsage; }
+
+CommandLineOutcome ParseCommandLine(const std::vector<std::string>& args, CommandLine* out) {
+  ParseState state;
+  state.out = out;
+  for (size_t i = 0; i < args.size(); i++) {
+    std::string name = args[i];
+    std::string value;
+    bool has_inline = false;
+    size_t eq = name.find('=');
+    if (name.rfind("--", 0) == 0 && eq != std::string::npos) {
+      value = name.substr(eq + 1);
+      name = name.substr(0, eq);
+      has_inline = true;
+    }
+    const Flag* flag = FindFlag(name);
+    if (!flag && name.size() > 2 && name[0] == '-' && (name[1] == 'D' || name[1] == 'X')) {
+      out->dynamodb_local_flags = true;  // a JVM option of a java command line: nothing to do
+      continue;
+    }
+    if (!flag || (has_inline && !flag->takes_value)) return Failure("unknown option '" + args[i] + "'");
+    if (flag->takes_value && !has_inline) {
+      if (i + 1 >= args.size()) return Failure(name + " needs a value");
+      value = args[++i];
+    }
+    std::string error = flag->apply(value, &state);
+    if (!error.empty()) return Failure(name + " " + error);
+    if (flag->dynamodb_local) out->dynamodb_local_flags = true;
+    if (state.print) {
+      CommandLineOutcome outcome;
+      outcome.run = false;
+      outcome.output = state.print;
+      return outcome;
+    }
+  }
+
+  // DynamoDB Local's exclusions.
+  if (state.in_memory && state.db_path_given) {
+    return Failure("-inMemory and -dbPath (or --db-path) cannot be used together: choose memory or a directory");
+  }
+  if (state.optimize && !state.db_path_given) return Failure("-optimizeDbBeforeStartup needs -dbPath");
+  if (state.shared_db && state.namespace_given && out->namespace_mode != NamespaceMode::kShared) {
+    return Failure(std::string("-sharedDb contradicts --namespace ") + NamespaceModeName(out->namespace_mode));
+  }
+  if (state.shared_db) out->namespace_mode = NamespaceMode::kShared;
+  if (state.delay_transient && !state.transient_given) out->service.transient_status_ms = kDefaultTransientStatusMs;
+  if (out->dynamodb_local_flags && !state.in_memory) {
+    // DynamoDB Local keeps its files in the working directory unless told otherwise, and names the shared
+    // database's file; dynapage's own --db-path DIR keeps a shared database in DIR itself.
+    if (!state.db_path_given) out->database.path = ".";
+    if (out->namespace_mode == NamespaceMode::kShared) out->database.path += std::string("/") + kSharedDatabaseName;
+  }
+  return CommandLineOutcome();
+}
+
+}  // namespace dynapage

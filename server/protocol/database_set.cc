@@ -1,0 +1,102 @@
+#include "server/protocol/database_set.h"
+
+#include <mutex>
+#include <utility>
+
+#include "engine/base/check.h"
+
+namespace dynapage {
+
+namespace {
+// Appends text with every byte but letters, digits and '-' written as %XX.
+void AppendEscaped(std::string_view text, std::string* out) {
+  static const char kHex[] = "0123456789ABCDEF";
+  for (unsigned char c : text) {
+    bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-';
+    if (plain) {
+      out->push_back(static_cast<char>(c));
+    } else {
+      out->push_back('%');
+      out->push_back(kHex[c >> 4]);
+      out->push_back(kHex[c & 15]);
+    }
+  }
+}
+}  // namespace
+
+bool ParseNamespaceMode(std::string_view text, NamespaceMode* out) {
+  for (NamespaceMode mode : {NamespaceMode::kShared, NamespaceMode::kRegion, NamespaceMode::kAccessKeyRegion}) {
+    if (text == NamespaceModeName(mode)) {
+      *out = mode;
+      return true;
+    }
+  }
+  return false;
+}
+
+const char* NamespaceModeName(NamespaceMode mode) {
+  switch (mode) {
+    case NamespaceMode::kShared:
+      return "shared";
+    case NamespaceMode::kRegion:
+      return "region";
+    case NamespaceMode::kAccessKeyRegion:
+      return "access-key-region";
+  }
+  return "shared";
+}
+
+std::string NamespaceName(NamespaceMode mode, const Caller& caller) {
+  std::string name;
+  if (mode == NamespaceMode::kShared) return name;
+  if (mode == NamespaceMode::kAccessKeyRegion) {
+    AppendEscaped(caller.access_key, &name);
+    name.push_back('_');
+  }
+  AppendEscaped(caller.region, &name);
+  name.append(".db");
+  return name;
+}
+
+std::string AccountIdOf(std::string_view access_key) {
+  bool twelve_digits = access_key.size() == 12;
+  for (char c : access_key) twelve_digits = twelve_digits && c >= '0' && c <= '9';
+  return twelve_digits ? std::string(access_key) : std::string(kDefaultAccountId);
+}
+
+DatabaseSet::DatabaseSet(Database* db) : mode_(NamespaceMode::kShared), shared_(db) { DP_DCHECK(db != nullptr); }
+
+DatabaseSet::DatabaseSet(NamespaceMode mode, DatabaseOptions options) : mode_(mode), options_(std::move(options)) {
+  DP_DCHECK(mode != NamespaceMode::kShared);
+}
+
+DatabaseSet::~DatabaseSet() = default;
+
+Status DatabaseSet::For(const Caller& caller, Database** out) {
+  if (shared_) {
+    *out = shared_;
+    return Status::OK();
+  }
+  std::string name = NamespaceName(mode_, caller);
+  {
+    std::shared_lock<std::shared_mutex> lock(mu_);
+    auto it = open_.find(name);
+    if (it != open_.end()) {
+      *out = it->second.get();
+      return Status::OK();
+    }
+  }
+  std::unique_lock<std::shared_mutex> lock(mu_);
+  auto it = open_.find(name);  // another request may have opened it meanwhile
+  if (it == open_.end()) {
+    DatabaseOptions options = options_;
+    if (!options.path.empty()) options.path += "/" + name;
+    std::unique_ptr<Database> db;
+    DP_RETURN_IF_ERROR(Database::Open(options, &db));
+    it = open_.emplace(name, std::move(db)).first;
+  }
+  *out = it->second.get();
+  return Status::OK();
+}
+
+}  // namespace dynapage

@@ -1,0 +1,132 @@
+// What Terraform and CDK read and set on every table, through HTTP: DescribeContinuousBackups and
+// UpdateContinuousBackups (point-in-time recovery), CreateTable's Tags, and the transient CREATING status.
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include <unistd.h>
+
+#include "tests/http/http_test_util.h"
+
+namespace dynapage {
+namespace {
+
+const char kTable[] = R"("AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],)"
+                      R"("KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST")";
+
+std::string PitrStatus(const HttpResult& r) {
+  if (r.status != 200) return r.ErrorName() + ": " + r.Message();
+  const auto& d = r.json["ContinuousBackupsDescription"];
+  return std::string(d["ContinuousBackupsStatus"].GetString()) + "/" +
+         d["PointInTimeRecoveryDescription"]["PointInTimeRecoveryStatus"].GetString();
+}
+
+TEST(ContinuousBackupsTest, PointInTimeRecoveryIsOffUntilEnabledAndShown) {
+  TestServer server;
+  ASSERT_EQ(200, server.CreateTable("tbl", "pk", "S").status);
+  EXPECT_EQ("ENABLED/DISABLED", PitrStatus(server.Call("DescribeContinuousBackups", R"({"TableName":"tbl"})")));
+  HttpResult r = server.Call("UpdateContinuousBackups",
+                             R"({"TableName":"tbl","PointInTimeRecoverySpecification":{"PointInTimeRecoveryEnabled":true}})");
+  EXPECT_EQ("ENABLED/ENABLED", PitrStatus(r));
+  r = server.Call("DescribeContinuousBackups", R"({"TableName":"tbl"})");
+  ASSERT_EQ("ENABLED/ENABLED", PitrStatus(r));
+  const auto& pitr = r.json["ContinuousBackupsDescription"]["PointInTimeRecoveryDescription"];
+  EXPECT_EQ(35, pitr["RecoveryPeriodInDays"].GetInt());
+  EXPECT_TRUE(pitr["EarliestRestorableDateTime"].IsNumber());
+  EXPECT_LE(pitr["EarliestRestorableDateTime"].GetDouble(), pitr["LatestRestorableDateTime"].GetDouble());
+  r = server.Call("UpdateContinuousBackups",
+                  R"({"TableName":"tbl","PointInTimeRecoverySpecification":{"PointInTimeRecoveryEnabled":false}})");
+  EXPECT_EQ("ENABLED/DISABLED", PitrStatus(r));
+  EXPECT_EQ("ENABLED/DISABLED", PitrStatus(server.Call("DescribeContinuousBackups", R"({"TableName":"tbl"})")));
+}
+
+TEST(ContinuousBackupsTest, SettingSurvivesARestart) {
+  std::string dir = testing::TempDir() + "/dynapage-pitr-" + std::to_string(::getpid());
+  TestServerOptions options;
+  options.path = dir;
+  {
+    TestServer server(options);
+    ASSERT_EQ(200, server.CreateTable("tbl", "pk", "S").status);
+    ASSERT_EQ(200, server.Call("UpdateContinuousBackups", R"({"TableName":"tbl","PointInTimeRecoverySpecification":)"
+                                                          R"({"PointInTimeRecoveryEnabled":true,"RecoveryPeriodInDays":7}})")
+                       .status);
+  }
+  TestServer again(options);
+  HttpResult r = again.Call("DescribeContinuousBackups", R"({"TableName":"tbl"})");
+  ASSERT_EQ("ENABLED/ENABLED", PitrStatus(r));
+  EXPECT_EQ(7, r.json["ContinuousBackupsDescription"]["PointInTimeRecoveryDescription"]["RecoveryPeriodInDays"]
+                   .GetInt());
+}
+
+TEST(ContinuousBackupsTest, Refusals) {
+  TestServer server;
+  EXPECT_EQ("TableNotFoundException: Table not found: nope",
+            PitrStatus(server.Call("DescribeContinuousBackups", R"({"TableName":"nope"})")));
+  EXPECT_EQ("TableNotFoundException: Table not found: nope",
+            PitrStatus(server.Call("UpdateContinuousBackups", R"({"TableName":"nope","PointInTimeRecoverySpecification":)"
+                                                              R"({"PointInTimeRecoveryEnabled":true}})")));
+  EXPECT_EQ("ValidationException: 1 validation error detected: Value null at 'pointInTimeRecoverySpecification' "
+            "failed to satisfy constraint: Member must not be null",
+            PitrStatus(server.Call("UpdateContinuousBackups", R"({"TableName":"nope"})")));
+  ASSERT_EQ(200, server.CreateTable("tbl", "pk", "S").status);
+  HttpResult r = server.Call("UpdateContinuousBackups", R"({"TableName":"tbl","PointInTimeRecoverySpecification":)"
+                                                        R"({"PointInTimeRecoveryEnabled":true,"RecoveryPeriodInDays":36}})");
+  EXPECT_EQ("ValidationException", r.ErrorName()) << r.Describe();
+  EXPECT_NE(std::string::npos, r.Message().find("recoveryPeriodInDays")) << r.Message();
+}
+
+std::string Tags(TestServer& server, const std::string& table) {
+  HttpResult d = server.Call("DescribeTable", R"({"TableName":")" + table + R"("})");
+  std::string arn = d.json["Table"]["TableArn"].GetString();
+  return server.Call("ListTagsOfResource", R"({"ResourceArn":")" + arn + R"("})").body;
+}
+
+TEST(CreateTableTagsTest, TagsAreStored) {
+  TestServer server;
+  HttpResult r = server.Call("CreateTable", R"({"TableName":"tbl",)" + std::string(kTable) +
+                                                R"(,"Tags":[{"Key":"team","Value":"a"},{"Key":"env","Value":""}]})");
+  ASSERT_EQ(200, r.status) << r.Describe();
+  EXPECT_EQ(R"({"Tags":[{"Key":"env","Value":""},{"Key":"team","Value":"a"}]})", Tags(server, "tbl"));
+}
+
+TEST(CreateTableTagsTest, TagsAreValidatedAsTagResourceDoes) {
+  TestServer server;
+  auto create = [&](const std::string& tags) {
+    HttpResult r = server.Call("CreateTable", R"({"TableName":"tbl",)" + std::string(kTable) + R"(,"Tags":)" + tags + "}");
+    return r.status == 200 ? std::string("OK") : r.ErrorName() + ": " + r.Message();
+  };
+  std::string fifty_one = "[";
+  for (int i = 0; i < 51; i++) fifty_one += (i ? ",{\"Key\":\"k" : "{\"Key\":\"k") + std::to_string(i) + "\",\"Value\":\"v\"}";
+  fifty_one += "]";
+  EXPECT_NE(std::string::npos, create(fifty_one).find("ValidationException: Too many tags")) << create(fifty_one);
+  EXPECT_NE(std::string::npos, create(R"([{"Key":"aws:x","Value":"v"}])").find("ValidationException"));
+  EXPECT_EQ("ValidationException: 1 validation error detected: Value 'a#b' at 'tags.1.member.key' failed to satisfy "
+            "constraint: Member must satisfy regular expression pattern: [\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*",
+            create(R"([{"Key":"a#b","Value":"v"}])"));
+  // Lengths are in characters: 128 two-byte characters are a valid key, 129 are not.
+  std::string key128, key129;
+  for (int i = 0; i < 128; i++) key128 += "\xC3\xA9";
+  key129 = key128 + "\xC3\xA9";
+  EXPECT_NE(std::string::npos, create(R"([{"Key":")" + key129 + R"(","Value":"v"}])").find("less than or equal to 128"));
+  EXPECT_EQ("OK", create(R"([{"Key":")" + key128 + R"(","Value":"ok _.:/=+-@"}])"));
+  EXPECT_EQ(0u, Tags(server, "tbl").find(R"({"Tags":[{"Key":")"));
+}
+
+TEST(TransientStatusTest, NewTablesAreCreatingForTheDelay) {
+  TestServerOptions options;
+  options.transient_status_ms = 60000;
+  TestServer server(options);
+  HttpResult r = server.CreateTable("slow", "pk", "S");
+  ASSERT_EQ(200, r.status);
+  EXPECT_STREQ("CREATING", r.json["TableDescription"]["TableStatus"].GetString());
+  r = server.Call("DescribeTable", R"({"TableName":"slow"})");
+  EXPECT_STREQ("CREATING", r.json["Table"]["TableStatus"].GetString());
+
+  TestServer quick;  // no delay: ACTIVE at once
+  r = quick.CreateTable("fast", "pk", "S");
+  EXPECT_STREQ("ACTIVE", r.json["TableDescription"]["TableStatus"].GetString());
+}
+
+}  // namespace
+}  // namespace dynapage

@@ -1,0 +1,173 @@
+// Namespaces (server/protocol/database_set.h): the caller read from the credential scope, the namespace's name,
+// and, over HTTP, tables kept apart by access key and region with ARNs naming the caller's region and account.
+
+#include "server/protocol/database_set.h"
+
+#include <gtest/gtest.h>
+#include <httplib.h>
+#include <rapidjson/document.h>
+
+#include <filesystem>
+#include <string>
+#include <thread>
+
+#include <unistd.h>
+
+#include "server/http/http_server.h"
+#include "server/protocol/dispatcher.h"
+#include "tests/http/http_test_util.h"
+
+namespace dynapage {
+namespace {
+
+std::string Authorization(const std::string& access_key, const std::string& region) {
+  return "AWS4-HMAC-SHA256 Credential=" + access_key + "/20260101/" + region +
+         "/dynamodb/aws4_request, SignedHeaders=host;x-amz-date, Signature=0123";
+}
+
+TEST(CallerTest, ComesFromTheCredentialScope) {
+  Caller c = CallerOf(Authorization("AKIDEXAMPLE", "us-west-2"), "us-east-1");
+  EXPECT_EQ("AKIDEXAMPLE", c.access_key);
+  EXPECT_EQ("us-west-2", c.region);
+  EXPECT_EQ("000000000000", c.account_id);
+  c = CallerOf(Authorization("123456789012", "eu-west-1"), "us-east-1");
+  EXPECT_EQ("123456789012", c.account_id);
+  c = CallerOf("", "ap-south-1");  // unsigned: the server's region
+  EXPECT_EQ("", c.access_key);
+  EXPECT_EQ("ap-south-1", c.region);
+  c = CallerOf("AWS4-HMAC-SHA256 SignedHeaders=host, Credential=K/d/sa-east-1/dynamodb/aws4_request", "us-east-1");
+  EXPECT_EQ("K", c.access_key);
+  EXPECT_EQ("sa-east-1", c.region);
+  c = CallerOf("AWS4-HMAC-SHA256 Credential=a/b", "us-east-1");  // no region in a short scope
+  EXPECT_EQ("us-east-1", c.region);
+}
+
+TEST(AccountIdTest, OnlyTwelveDigitsAreAnAccount) {
+  EXPECT_EQ("123456789012", AccountIdOf("123456789012"));
+  EXPECT_EQ("000000000000", AccountIdOf("12345678901"));
+  EXPECT_EQ("000000000000", AccountIdOf("1234567890123"));
+  EXPECT_EQ("000000000000", AccountIdOf("12345678901a"));
+}
+
+TEST(NamespaceNameTest, NamesAreDistinctAndSafeAsFileNames) {
+  Caller c;
+  c.access_key = "AKID";
+  c.region = "us-west-2";
+  EXPECT_EQ("", NamespaceName(NamespaceMode::kShared, c));
+  EXPECT_EQ("us-west-2.db", NamespaceName(NamespaceMode::kRegion, c));
+  EXPECT_EQ("AKID_us-west-2.db", NamespaceName(NamespaceMode::kAccessKeyRegion, c));
+  c.access_key = "../x_y";
+  EXPECT_EQ("%2E%2E%2Fx%5Fy_us-west-2.db", NamespaceName(NamespaceMode::kAccessKeyRegion, c));
+}
+
+TEST(NamespaceModeTest, ParsesItsNames) {
+  NamespaceMode mode;
+  for (NamespaceMode m : {NamespaceMode::kShared, NamespaceMode::kRegion, NamespaceMode::kAccessKeyRegion}) {
+    ASSERT_TRUE(ParseNamespaceMode(NamespaceModeName(m), &mode));
+    EXPECT_EQ(m, mode);
+  }
+  EXPECT_FALSE(ParseNamespaceMode("account", &mode));
+}
+
+// An HttpServer over a DatabaseSet, and calls signed as any access key and region.
+class NamespacedServer {
+ public:
+  explicit NamespacedServer(NamespaceMode mode, const std::string& path = "") : databases_(mode, DatabaseOptions{path}) {
+    port_ = server_.Bind("127.0.0.1", 0);
+    thread_ = std::thread([this] { server_.Run(&databases_, ServiceOptions()); });
+    httplib::Client probe("127.0.0.1", port_);
+    for (int i = 0; i < 5000 && !probe.Get("/"); i++) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  ~NamespacedServer() {
+    server_.Stop();
+    thread_.join();
+    server_.WaitForRequests();
+  }
+
+  rapidjson::Document Call(const std::string& access_key, const std::string& region, const std::string& operation,
+                           const std::string& body, int* status = nullptr) {
+    httplib::Client client("127.0.0.1", port_);
+    httplib::Headers headers = DynamoHeaders(operation);
+    headers.erase("Authorization");
+    headers.emplace("Authorization", Authorization(access_key, region));
+    auto res = client.Post("/", headers, body, "application/x-amz-json-1.0");
+    rapidjson::Document d;
+    d.Parse(res ? res->body.c_str() : "{}");
+    if (status) *status = res ? res->status : 0;
+    return d;
+  }
+
+  std::string CreateTable(const std::string& access_key, const std::string& region, const std::string& name) {
+    rapidjson::Document d = Call(access_key, region, "CreateTable",
+                                 R"({"TableName":")" + name +
+                                     R"(","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],)"
+                                     R"("KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],)"
+                                     R"("BillingMode":"PAY_PER_REQUEST"})");
+    if (!d.IsObject() || !d.HasMember("TableDescription")) return "";
+    return d["TableDescription"]["TableArn"].GetString();
+  }
+
+  std::string TableNames(const std::string& access_key, const std::string& region) {
+    rapidjson::Document d = Call(access_key, region, "ListTables", "{}");
+    std::string names;
+    for (const auto& name : d["TableNames"].GetArray()) names += std::string(name.GetString()) + " ";
+    return names;
+  }
+
+ private:
+  DatabaseSet databases_;
+  HttpServer server_;
+  std::thread thread_;
+  int port_ = -1;
+};
+
+TEST(NamespaceHttpTest, AccessKeyRegionKeepsEachKeyAndRegionApart) {
+  NamespacedServer server(NamespaceMode::kAccessKeyRegion);
+  EXPECT_EQ("arn:aws:dynamodb:us-west-2:000000000000:table/orders", server.CreateTable("alice", "us-west-2", "orders"));
+  EXPECT_EQ("arn:aws:dynamodb:us-east-1:123456789012:table/users",
+            server.CreateTable("123456789012", "us-east-1", "users"));
+  EXPECT_EQ("orders ", server.TableNames("alice", "us-west-2"));
+  EXPECT_EQ("", server.TableNames("alice", "us-east-1"));
+  EXPECT_EQ("", server.TableNames("bob", "us-west-2"));
+  EXPECT_EQ("users ", server.TableNames("123456789012", "us-east-1"));
+  // The same name in another namespace is another table.
+  EXPECT_EQ("arn:aws:dynamodb:us-east-1:000000000000:table/orders", server.CreateTable("alice", "us-east-1", "orders"));
+  int status = 0;
+  rapidjson::Document d =
+      server.Call("bob", "us-west-2", "DescribeTable", R"({"TableName":"orders"})", &status);
+  EXPECT_EQ(400, status);
+  // Tags are looked up in the caller's namespace too.
+  d = server.Call("alice", "us-west-2", "ListTagsOfResource",
+                  R"({"ResourceArn":"arn:aws:dynamodb:us-west-2:000000000000:table/orders"})", &status);
+  EXPECT_EQ(200, status);
+  server.Call("bob", "us-west-2", "ListTagsOfResource",
+              R"({"ResourceArn":"arn:aws:dynamodb:us-west-2:000000000000:table/orders"})", &status);
+  EXPECT_EQ(400, status);
+}
+
+TEST(NamespaceHttpTest, RegionSharesTablesAcrossAccessKeys) {
+  NamespacedServer server(NamespaceMode::kRegion);
+  server.CreateTable("alice", "eu-west-1", "shared_t");
+  EXPECT_EQ("shared_t ", server.TableNames("bob", "eu-west-1"));
+  EXPECT_EQ("", server.TableNames("alice", "eu-central-1"));
+}
+
+TEST(NamespaceHttpTest, NamespacesPersistInSubdirectories) {
+  std::string dir = testing::TempDir() + "/dynapage-namespaces-" + std::to_string(::getpid());
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  {
+    NamespacedServer server(NamespaceMode::kAccessKeyRegion, dir);
+    server.CreateTable("alice", "us-west-2", "kept");
+  }
+  EXPECT_TRUE(std::filesystem::is_directory(dir + "/alice_us-west-2.db"));
+  {
+    NamespacedServer server(NamespaceMode::kAccessKeyRegion, dir);
+    EXPECT_EQ("kept ", server.TableNames("alice", "us-west-2"));
+    EXPECT_EQ("", server.TableNames("bob", "us-west-2"));
+  }
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace dynapage
