@@ -1,6 +1,7 @@
 // dynapage: a local DynamoDB-compatible server. See README.md.
 //
 //   dynapage [--port 8000] [--host 127.0.0.1] [--db-path DIR] [--max-page-bytes N] [--no-client-cpu-affinity]
+//            [--ttl-interval SECONDS]
 
 #include <csignal>
 #include <cstdio>
@@ -10,7 +11,9 @@
 #include <string>
 #include <thread>
 
+#include "engine/base/offset_clock.h"
 #include "engine/database/database.h"
+#include "engine/database/sweeper.h"
 #include "server/http/http_server.h"
 
 namespace {
@@ -29,6 +32,8 @@ const char kUsage[] =
     "  --no-client-cpu-affinity\n"
     "                       let the scheduler place connection threads, instead of running each on the\n"
     "                       CPU its client sends from (which saves two cross-CPU wake-ups a request)\n"
+    "  --ttl-interval S     delete expired TTL items (and trim old stream records) every S seconds\n"
+    "                       (default 5; 0: only on POST /_dynapage/ttl/sweep)\n"
     "  --help               show this help\n"
     "  --version            show the version\n";
 
@@ -39,6 +44,16 @@ bool ParseNumber(const char* text, long long min, long long max, long long* out)
   if (errno || !end || *end || end == text || v < min || v > max) return false;
   *out = v;
   return true;
+}
+
+// The context the TTL sweeper works in: the server's clock, region and account.
+dynapage::RequestContext SweeperContext(const dynapage::ServiceOptions& service) {
+  dynapage::RequestContext context;
+  context.request_id = "ttl-sweeper";
+  context.caller.region = service.region;
+  context.caller.account_id = service.account_id;
+  context.clock = service.settable_clock;
+  return context;
 }
 
 int Fail(const std::string& message) {
@@ -54,6 +69,10 @@ int main(int argc, char** argv) {
   dynapage::DatabaseOptions options;
   dynapage::ServiceOptions service;
   bool client_cpu_affinity = true;
+  // Streams and TTL: the settable clock (POST /_dynapage/clock) and the sweeper's interval.
+  dynapage::OffsetClock clock;
+  service.settable_clock = &clock;
+  long long ttl_interval_seconds = 5;
   for (int i = 1; i < argc; i++) {
     std::string arg = argv[i];
     std::string value;
@@ -93,6 +112,10 @@ int main(int argc, char** argv) {
         return Fail("--max-page-bytes needs a positive number of bytes");
       }
       service.max_page_bytes = static_cast<uint64_t>(bytes);
+    } else if (arg == "--ttl-interval") {
+      if (!next(&value) || !ParseNumber(value.c_str(), 0, 86400, &ttl_interval_seconds)) {
+        return Fail("--ttl-interval needs a number of seconds from 0 to 86400");
+      }
     } else if (arg == "--no-client-cpu-affinity" && !has_inline) {
       client_cpu_affinity = false;
     } else {
@@ -132,12 +155,14 @@ int main(int argc, char** argv) {
               bound, options.path.empty() ? "in memory" : ("data in " + options.path).c_str(),
               static_cast<unsigned long long>(service.max_page_bytes));
   std::fflush(stdout);
+  auto sweeper = std::make_unique<dynapage::Sweeper>(db.get(), SweeperContext(service), ttl_interval_seconds * 1000);
   server.Run(db.get(), service);
   // Run() also returns if the listener fails; make sure new requests are turned away, and wake the watcher.
   server.Stop();
   pthread_kill(watcher.native_handle(), SIGTERM);
   watcher.join();
   server.WaitForRequests();
+  sweeper.reset();
   db.reset();  // flushes RocksDB
   std::printf("dynapage stopped\n");
   std::fflush(stdout);

@@ -161,6 +161,12 @@ std::string SerializeTableDefinition(const TableDefinition& t) {
   w.Bool(t.deletion_protection);
   w.Key("streamViewType");
   w.String(t.stream_view_type);
+  w.Key("streamId");
+  w.Uint(t.stream_id);
+  w.Key("latestStreamArn");
+  w.String(t.latest_stream_arn);
+  w.Key("latestStreamLabel");
+  w.String(t.latest_stream_label);
   w.EndObject();
   return std::string(buffer.GetString(), buffer.GetSize());
 }
@@ -204,6 +210,12 @@ bool ParseTableDefinition(const std::string& json, TableDefinition* t) {
   }
   t->deletion_protection = d["deletionProtection"].GetBool();
   t->stream_view_type = d["streamViewType"].GetString();
+  // Definitions written before streams were implemented have no stream members.
+  if (d.HasMember("streamId")) {
+    t->stream_id = d["streamId"].GetUint();
+    t->latest_stream_arn = d["latestStreamArn"].GetString();
+    t->latest_stream_label = d["latestStreamLabel"].GetString();
+  }
   return true;
 }
 

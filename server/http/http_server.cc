@@ -248,7 +248,7 @@ void HttpServer::Run(Database* db, const ServiceOptions& options) {
     if (stopping_) return;
     run_started_ = true;
   }
-  dispatcher_ = std::make_unique<Dispatcher>(db, options, FindOperation);
+  dispatcher_ = std::make_unique<Dispatcher>(db, options, FindOperation, FindStreamsOperation);
   server_->listen_after_bind();
   run_returned_ = true;
 }

@@ -5,6 +5,7 @@
 #include "engine/base/messages.h"
 #include "server/operations/operation_table.h"
 #include "server/protocol/request_reader.h"
+#include "server/protocol/stream_specification_reader.h"
 #include "server/protocol/table_description_json.h"
 #include "server/protocol/table_schema_reader.h"
 
@@ -48,6 +49,8 @@ Status HandleCreateTable(OperationContext& ctx) {
   DP_RETURN_IF_ERROR(ReadThroughput(r, "provisionedThroughput", &throughput, &errors));
   std::optional<bool> deletion_protection;
   DP_RETURN_IF_ERROR(r.GetBoolean("DeletionProtectionEnabled", &deletion_protection));
+  StreamSpecificationInput stream;
+  DP_RETURN_IF_ERROR(ReadStreamSpecification(r, &stream, &errors));
 
   errors.CheckEnum(billing_mode, "billingMode", {"PROVISIONED", "PAY_PER_REQUEST"});
   if (!defs_present) errors.AddNull("attributeDefinitions");
@@ -55,6 +58,7 @@ Status HandleCreateTable(OperationContext& ctx) {
   errors.CheckTableName(table_name, "tableName");
   DP_RETURN_IF_ERROR(errors.ToStatus());
   if (!defs_valid) return Status::Validation("Invalid AttributeDefinitions");
+  DP_RETURN_IF_ERROR(CreateTableStreamCheck(stream));
 
   for (size_t i = 0; i < defs.size(); i++) {
     for (size_t j = i + 1; j < defs.size(); j++) {
@@ -95,6 +99,7 @@ Status HandleCreateTable(OperationContext& ctx) {
   table.pay_per_request = pay_per_request;
   if (throughput) table.throughput = *throughput;
   table.deletion_protection = deletion_protection.value_or(false);
+  if (stream.present && *stream.enabled) table.stream_view_type = *stream.view_type;
   for (bool global : {false, true}) {
     if (!(global ? gsis_present : lsis_present)) continue;
     for (const auto& input : global ? gsis : lsis) DP_RETURN_IF_ERROR(AddSecondaryIndex(input, &table));

@@ -13,8 +13,6 @@ namespace dynapage {
 // The handler of an operation name ("PutItem"), or nullptr if dynapage does not implement it. An OperationFinder.
 OperationHandler FindOperation(std::string_view name);
 
-OperationHandler FindOperation(std::string_view name);
-
 Status HandleCreateTable(OperationContext& ctx);
 Status HandleDescribeTable(OperationContext& ctx);
 Status HandleListTables(OperationContext& ctx);
@@ -37,6 +35,13 @@ Status HandleListTagsOfResource(OperationContext& ctx);
 Status HandleDescribeEndpoints(OperationContext& ctx);
 Status HandleDescribeLimits(OperationContext& ctx);
 Status HandleUpdateTable(OperationContext& ctx);
+
+// DynamoDB Streams (X-Amz-Target DynamoDBStreams_20120810.<name>): the same contract, another table.
+OperationHandler FindStreamsOperation(std::string_view name);
+Status HandleListStreams(OperationContext& ctx);
+Status HandleDescribeStream(OperationContext& ctx);
+Status HandleGetShardIterator(OperationContext& ctx);
+Status HandleGetRecords(OperationContext& ctx);
 
 }  // namespace dynapage
 

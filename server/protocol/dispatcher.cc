@@ -10,6 +10,7 @@
 
 #include "engine/base/byte_scan.h"
 #include "engine/base/check.h"
+#include "server/protocol/admin_streams.h"
 #include "server/protocol/operation.h"
 #include "server/protocol/wire_error.h"
 
@@ -17,6 +18,7 @@ namespace dynapage {
 
 namespace {
 const char kTargetPrefix[] = "DynamoDB_20120810.";
+const char kStreamsTargetPrefix[] = "DynamoDBStreams_20120810.";
 
 bool AcceptedContentType(std::string_view content_type) {
   std::string_view base = content_type.substr(0, content_type.find(';'));
@@ -98,11 +100,26 @@ WireResponse FromError(const WireError& error) {
 }
 }  // namespace
 
-Dispatcher::Dispatcher(Database* db, ServiceOptions options, OperationFinder find_operation)
-    : db_(db), options_(std::move(options)), find_operation_(find_operation) {
+Dispatcher::Dispatcher(Database* db, ServiceOptions options, OperationFinder find_operation,
+                       OperationFinder find_streams_operation)
+    : db_(db),
+      options_(std::move(options)),
+      find_operation_(find_operation),
+      find_streams_operation_(find_streams_operation) {
   DP_DCHECK(db_ != nullptr);
   DP_DCHECK(find_operation_ != nullptr);
+  if (options_.settable_clock) options_.clock = options_.settable_clock;
   DP_DCHECK(options_.clock != nullptr);
+}
+
+OperationHandler Dispatcher::FindHandler(std::string_view target) const {
+  if (target.compare(0, sizeof(kTargetPrefix) - 1, kTargetPrefix) == 0) {
+    return find_operation_(target.substr(sizeof(kTargetPrefix) - 1));
+  }
+  if (find_streams_operation_ && target.compare(0, sizeof(kStreamsTargetPrefix) - 1, kStreamsTargetPrefix) == 0) {
+    return find_streams_operation_(target.substr(sizeof(kStreamsTargetPrefix) - 1));
+  }
+  return nullptr;
 }
 
 RequestContext Dispatcher::ContextFor(const WireRequest& request) const {
@@ -120,6 +137,8 @@ WireResponse Dispatcher::Handle(const WireRequest& request) const {
   if (request.method == "GET" && request.path == "/") {
     response.content_type = "text/plain";
     response.body = "healthy: dynamodb." + options_.region + ".amazonaws.com ";
+  } else if (request.method == "POST" && IsStreamsAdminPath(request.path)) {
+    response = HandleStreamsAdmin(db_, options_, ContextFor(request), request);
   } else if (request.method != "POST" || request.path != "/" || !AcceptedContentType(request.content_type)) {
     response.status = 404;
     response.content_type = "application/x-amz-json-1.0";
@@ -140,8 +159,7 @@ WireResponse Dispatcher::Handle(const WireRequest& request) const {
     WireError auth_error;
     if (!empty_body && (bad_json || document.HasParseError() || !document.IsObject())) {
       response = FromError(ToWireError(Status::Serialization("")));
-    } else if (request.target.compare(0, sizeof(kTargetPrefix) - 1, kTargetPrefix) != 0 ||
-               !(handler = find_operation_(request.target.substr(sizeof(kTargetPrefix) - 1)))) {
+    } else if (!(handler = FindHandler(request.target))) {
       response = FromError(ToWireError(Status::Error(ErrorCode::kUnknownOperation, "")));
     } else if (!CheckAuthorization(request, &auth_error)) {
       response = FromError(auth_error);

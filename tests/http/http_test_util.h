@@ -24,8 +24,10 @@
 #include <string>
 #include <thread>
 
+#include "engine/base/offset_clock.h"
 #include "engine/base/request_context.h"
 #include "engine/database/database.h"
+#include "engine/database/sweeper.h"
 
 namespace dynapage {
 
@@ -73,6 +75,8 @@ struct TestServerOptions {
   std::string path;  // empty: in memory
   uint64_t max_page_bytes = kDynamoDbPageBytes;
   std::string region = "us-east-1";
+  // The TTL sweeper's interval (0: none; POST /_dynapage/ttl/sweep still sweeps).
+  int64_t ttl_interval_ms = 0;
 };
 
 class TestServer {
@@ -85,6 +89,8 @@ class TestServer {
 
   int port() const { return port_; }
   Database& db() { return *db_; }
+  // The server's clock, which POST /_dynapage/clock sets too.
+  OffsetClock& clock() { return clock_; }
   const TestServerOptions& options() const { return options_; }
 
   // POSTs body as operation ("PutItem", "Query", …) the way an SDK does.
@@ -104,7 +110,9 @@ class TestServer {
   void Start(const TestServerOptions& options);
 
   TestServerOptions options_;
+  OffsetClock clock_;
   std::unique_ptr<Database> db_;
+  std::unique_ptr<Sweeper> sweeper_;
   std::unique_ptr<HttpServer> server_;
   std::thread thread_;
   int port_ = -1;
