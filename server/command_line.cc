@@ -27,6 +27,8 @@ const char kUsage[] =
     "  --max-connections N  answer 503 and close connections beyond N open ones (default: the open-file\n"
     "                       limit, raised to its maximum at start-up, less 1024 kept for the database)\n"
     "  --cors LIST          origins browsers may call from, comma-separated (default *: any); 'none': no CORS\n"
+    "  --ttl-interval S     delete expired TTL items (and trim old stream records) every S seconds\n"
+    "                       (default 5; 0: only on POST /_dynapage/ttl/sweep)\n"
     "  --no-client-cpu-affinity\n"
     "                       let the scheduler place connection threads, instead of running each on the\n"
     "                       CPU its client sends from (which saves two cross-CPU wake-ups a request)\n"
@@ -165,6 +167,13 @@ const Flag kFlags[] = {
        return "";
      }},
     {"--cors", true, false, SetCors},
+    {"--ttl-interval", true, false,
+     [](const std::string& value, ParseState* state) -> std::string {
+       long long seconds = 0;
+       if (!ParseNumber(value, 0, 86400, &seconds)) return "needs a number of seconds from 0 to 86400";
+       state->out->ttl_interval_seconds = seconds;
+       return "";
+     }},
     {"--no-client-cpu-affinity", false, false,
      [](const std::string&, ParseState* state) -> std::string {
        state->out->http.follow_client_cpu = false;

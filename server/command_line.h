@@ -34,6 +34,8 @@ struct CommandLine {
   ServiceOptions service;
   // Connections, CORS origins (-cors / --cors), the client CPU affinity: how the HTTP layer serves.
   HttpOptions http;
+  // --ttl-interval: the TTL sweeper's period (0: only on POST /_dynapage/ttl/sweep).
+  int64_t ttl_interval_seconds = 5;
   // DynamoDB Local's flags that were given, for the start-up line.
   bool dynamodb_local_flags = false;
 };

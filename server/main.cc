@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "engine/base/offset_clock.h"
 #include "engine/database/database.h"
 #include "server/command_line.h"
 #include "server/http/http_server.h"
@@ -67,6 +68,15 @@ int main(int argc, char** argv) {
   } else {
     databases = std::make_unique<dynapage::DatabaseSet>(options.namespace_mode, options.database);
   }
+  // Streams and TTL: the clock POST /_dynapage/clock sets (the server's clock), and a TTL sweeper for every
+  // database, every --ttl-interval seconds.
+  dynapage::OffsetClock clock;
+  options.service.settable_clock = &clock;
+  dynapage::RequestContext sweeper_context;
+  sweeper_context.request_id = "ttl-sweeper";
+  sweeper_context.caller.region = options.service.region;
+  sweeper_context.clock = &clock;
+  databases->StartSweepers(sweeper_context, options.ttl_interval_seconds * 1000);
   std::thread watcher([&server, signals] {
     int sig = 0;
     sigwait(&signals, &sig);

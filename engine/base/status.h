@@ -28,6 +28,8 @@ enum class ErrorCode {
   kIdempotentParameterMismatch, // IdempotentParameterMismatchException
   kLimitExceeded,               // LimitExceededException
   kUnknownOperation,            // UnknownOperationException
+  kExpiredIterator,             // ExpiredIteratorException (DynamoDB Streams)
+  kTrimmedDataAccess,           // TrimmedDataAccessException (DynamoDB Streams)
   kInternal,                    // InternalServerError (HTTP 500)
   kTableNotFound,               // TableNotFoundException (the backup operations' "no such table")
 };

@@ -53,7 +53,8 @@ Status Catalog::Load() {
       stats_[keyspace] = TableStats{static_cast<int64_t>(count), static_cast<int64_t>(bytes)};
     }
   }
-  return stats->status();
+  DP_RETURN_IF_ERROR(stats->status());
+  return streams_.Load(*storage_);
 }
 
 namespace {

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "engine/base/status.h"
+#include "engine/catalog/stream_catalog.h"
 #include "engine/model/table_definition.h"
 #include "engine/storage/storage.h"
 
@@ -63,9 +64,12 @@ class Catalog {
                   bool* more) const;
   // A keyspace's counters (zero for a keyspace with none).
   TableStats StatsOf(uint32_t keyspace) const;
+  // The DynamoDB streams of the tables, enabled and disabled (loaded by Load()).
+  const StreamCatalog& streams() const { return streams_; }
 
   // --- For the write path, under its writer lock.
   uint32_t next_keyspace() const { return next_keyspace_; }
+  StreamCatalog& mutable_streams() { return streams_; }
   // Records of a change, added to the write path's batch.
   static void PutDefinition(const TableDefinition& table, Storage::Batch* batch);
   static void DeleteDefinition(const std::string& name, Storage::Batch* batch);
@@ -88,6 +92,7 @@ class Catalog {
   std::map<std::string, std::shared_ptr<const TableDefinition>> tables_;
   std::map<uint32_t, TableStats> stats_;
   uint32_t next_keyspace_ = 1;
+  StreamCatalog streams_;
 };
 
 }  // namespace dynapage

@@ -167,6 +167,12 @@ std::string SerializeTableDefinition(const TableDefinition& t) {
   w.Double(t.point_in_time_recovery_since);
   w.Key("recoveryPeriodInDays");
   w.Int64(t.recovery_period_in_days);
+  w.Key("streamId");
+  w.Uint(t.stream_id);
+  w.Key("latestStreamArn");
+  w.String(t.latest_stream_arn);
+  w.Key("latestStreamLabel");
+  w.String(t.latest_stream_label);
   w.EndObject();
   return std::string(buffer.GetString(), buffer.GetSize());
 }
@@ -215,6 +221,12 @@ bool ParseTableDefinition(const std::string& json, TableDefinition* t) {
     t->point_in_time_recovery = d["pointInTimeRecovery"].GetBool();
     t->point_in_time_recovery_since = d["pointInTimeRecoverySince"].GetDouble();
     t->recovery_period_in_days = d["recoveryPeriodInDays"].GetInt64();
+  }
+  // Definitions written before streams were implemented have no stream members.
+  if (d.HasMember("streamId")) {
+    t->stream_id = d["streamId"].GetUint();
+    t->latest_stream_arn = d["latestStreamArn"].GetString();
+    t->latest_stream_label = d["latestStreamLabel"].GetString();
   }
   return true;
 }

@@ -52,7 +52,12 @@ struct TableDefinition {
   std::string ttl_attribute;  // empty when TTL is disabled
   std::map<std::string, std::string> tags;
   bool deletion_protection = false;
-  std::string stream_view_type;  // empty when streams are off
+  // DynamoDB Streams (docs/streams-and-ttl.md): the view type and id of the enabled stream (empty and 0 when
+  // streams are off), and the ARN and label of the latest stream, kept after it is disabled.
+  std::string stream_view_type;
+  uint32_t stream_id = 0;
+  std::string latest_stream_arn;
+  std::string latest_stream_label;
   // Point-in-time recovery (UpdateContinuousBackups): recorded and shown, nothing is restored.
   bool point_in_time_recovery = false;
   double point_in_time_recovery_since = 0;  // when it was last enabled

@@ -135,6 +135,18 @@ Status ApplyUpdate(const UpdateTableRequest& r, double now, const TableDefinitio
     for (auto& index : next->indexes) index.throughput.read_capacity_units = index.throughput.write_capacity_units = 0;
   }
   if (r.deletion_protection) next->deletion_protection = *r.deletion_protection;
+  // The view type of an enabled stream cannot change: it is disabled, then enabled anew (a new stream).
+  if (r.stream_enabled && *r.stream_enabled) {
+    if (!current.stream_view_type.empty()) {
+      return Status::Validation("Table already has an enabled stream: TableName: " + current.name);
+    }
+    next->stream_view_type = r.stream_view_type;
+  } else if (r.stream_enabled) {
+    if (current.stream_view_type.empty()) {
+      return Status::Validation("Table has no stream to disable: TableName: " + current.name);
+    }
+    next->stream_view_type.clear();
+  }
   DropUnusedDefinitions(next);
   return Status::OK();
 }

@@ -1,5 +1,6 @@
-// UpdateTable: changes a table's billing mode, provisioned throughput, deletion protection and global secondary
-// indexes (Create with a backfill of the existing items, Update of throughput, Delete).
+// UpdateTable: changes a table's billing mode, provisioned throughput, deletion protection, global secondary
+// indexes (Create with a backfill of the existing items, Update of throughput, Delete) and stream (enabled with a
+// new stream each time, or disabled: docs/streams-and-ttl.md).
 //
 // The server checks what needs only the request (constraints, at least one change, one action per index, at
 // most one Create or Delete); UpdateTable makes the checks that need the table, with DynamoDB's messages, under
@@ -38,6 +39,9 @@ struct UpdateTableRequest {
   std::optional<ProvisionedThroughput> throughput;
   std::vector<GlobalIndexUpdate> index_updates;
   std::optional<bool> deletion_protection;
+  // StreamSpecification: StreamEnabled, and the StreamViewType that enabling requires (the server checks that).
+  std::optional<bool> stream_enabled;
+  std::string stream_view_type;
 };
 
 Status UpdateTable(WritePath& write_path, const RequestContext& ctx, const UpdateTableRequest& request,

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <ctime>
 #include <random>
 #include <set>
 #include <string_view>
@@ -12,6 +13,7 @@
 #include "engine/storage/key_codec.h"
 #include "engine/storage/stored_item.h"
 #include "engine/storage/table_items.h"
+#include "engine/write/stream_records.h"
 
 namespace dynapage {
 
@@ -29,7 +31,58 @@ std::string NewUuid() {
   return buf;
 }
 
+// A stream label: the UTC time of ms as "2024-11-18T14:36:44.149".
+std::string StreamLabel(int64_t ms) {
+  std::time_t seconds = static_cast<std::time_t>(ms / 1000);
+  std::tm utc{};
+  gmtime_r(&seconds, &utc);
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03d", utc.tm_year + 1900, utc.tm_mon + 1, utc.tm_mday,
+                utc.tm_hour, utc.tm_min, utc.tm_sec, static_cast<int>(ms % 1000));
+  return buf;
+}
+
+// "shardId-" + the creation time in 20 digits + "-" + 8 hex digits from the stream's ARN: 37 characters, the
+// form Flink's shard-id pattern and boto3's 28-character minimum accept.
+std::string ShardId(int64_t created_ms, const std::string& arn) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "shardId-%020lld-%08x", static_cast<long long>(created_ms),
+                static_cast<unsigned>(Fnv1a(arn) & 0xFFFFFFFF));
+  return buf;
+}
+
 }  // namespace
+
+StreamInfo WritePath::NewStream(const RequestContext& ctx, TableDefinition* table, uint32_t* next_keyspace,
+                                Storage::Batch* batch) const {
+  DP_DCHECK(!table->stream_view_type.empty());
+  StreamInfo stream;
+  stream.id = (*next_keyspace)++;
+  // Every enable makes a new stream, with a label no earlier stream of this table name has.
+  int64_t ms = ctx.clock->NowMillis();
+  while (catalog_->streams().LabelTaken(table->name, StreamLabel(ms))) ms++;
+  stream.label = StreamLabel(ms);
+  stream.arn = table->arn + "/stream/" + stream.label;
+  stream.table_name = table->name;
+  stream.view_type = table->stream_view_type;
+  stream.hash_key = table->key.hash.name;
+  if (table->key.range) stream.range_key = table->key.range->name;
+  stream.shard_id = ShardId(ms, stream.arn);
+  stream.created_ms = ms;
+  table->stream_id = stream.id;
+  table->latest_stream_arn = stream.arn;
+  table->latest_stream_label = stream.label;
+  StreamCatalog::PutStream(stream, batch);
+  return stream;
+}
+
+StreamInfo WritePath::ClosedStream(const RequestContext& ctx, uint32_t id, Storage::Batch* batch) const {
+  StreamInfo stream;
+  if (!catalog_->streams().Find(id, &stream)) return stream;
+  stream.disabled_ms = std::max<int64_t>(ctx.clock->NowMillis(), 1);
+  StreamCatalog::PutStream(stream, batch);
+  return stream;
+}
 
 Status WritePath::CreateTable(const RequestContext& ctx, TableDefinition definition, TableDescription* out) {
   std::lock_guard<std::mutex> write_lock(write_mutex_);
@@ -40,12 +93,15 @@ Status WritePath::CreateTable(const RequestContext& ctx, TableDefinition definit
   definition.creation_time = ctx.clock->NowSeconds();
   definition.table_id = NewUuid();
   definition.arn = "arn:aws:dynamodb:" + ctx.caller.region + ":" + ctx.caller.account_id + ":table/" + definition.name;
+  Storage::Batch batch;
+  std::optional<StreamInfo> stream;
+  if (!definition.stream_view_type.empty()) stream = NewStream(ctx, &definition, &next, &batch);
   auto table = std::make_shared<const TableDefinition>(std::move(definition));
 
-  Storage::Batch batch;
   Catalog::PutDefinition(*table, &batch);
   Catalog::PutNextKeyspace(next, &batch);
   DP_RETURN_IF_ERROR(storage_->Write(&batch));
+  if (stream) catalog_->mutable_streams().SetStream(*stream);
   catalog_->SetTable(table);
   catalog_->SetNextKeyspace(next);
   out->definition = table;
@@ -70,7 +126,11 @@ Status WritePath::DeleteTable(const RequestContext& ctx, const std::string& name
     batch.DeleteRange(prefix, PrefixSuccessor(prefix));
     Catalog::DeleteStats(keyspace, &batch);
   }
+  // The table's stream outlives it, disabled, for the retention period.
+  std::optional<StreamInfo> closed;
+  if (table.stream_id) closed = ClosedStream(ctx, table.stream_id, &batch);
   DP_RETURN_IF_ERROR(storage_->Write(&batch));
+  if (closed) catalog_->mutable_streams().SetStream(*closed);
   catalog_->RemoveTable(name);
   catalog_->RemoveStats(keyspaces);
   return Status::OK();
@@ -107,6 +167,15 @@ Status WritePath::ChangeTable(const RequestContext& ctx, const std::string& name
   }
 
   Storage::Batch batch;
+  // Enabling a stream makes a new one; disabling closes the current one.
+  std::optional<StreamInfo> stream_change;
+  if (!next.stream_view_type.empty() && current.stream_view_type.empty()) {
+    stream_change = NewStream(ctx, &next, &next_keyspace, &batch);
+    Catalog::PutNextKeyspace(next_keyspace, &batch);
+  } else if (next.stream_view_type.empty() && !current.stream_view_type.empty()) {
+    stream_change = ClosedStream(ctx, current.stream_id, &batch);
+    next.stream_id = 0;
+  }
   Catalog::PutDefinition(next, &batch);
   std::vector<uint32_t> dropped;
   for (const auto& index : current.indexes) {
@@ -120,6 +189,10 @@ Status WritePath::ChangeTable(const RequestContext& ctx, const std::string& name
   }
   for (const auto& [keyspace, stats] : added_stats) catalog_->PutStats(keyspace, stats, &batch);
   DP_RETURN_IF_ERROR(storage_->Write(&batch));
+  if (stream_change) {
+    catalog_->mutable_streams().SetStream(*stream_change);
+    catalog_->SetNextKeyspace(next_keyspace);
+  }
   catalog_->SetTable(std::make_shared<const TableDefinition>(std::move(next)));
   catalog_->RemoveStats(dropped);
   catalog_->SetStats(added_stats);
@@ -217,7 +290,8 @@ Status WritePath::ApplyWrites(const RequestContext& ctx, std::vector<ItemWrite>*
     w.old_size = 0;
     w.new_size = 0;
     // A request's item put as it is needs of the item it replaces only the size, unless index entries change.
-    const bool needs_attribute_maps = !w.wire_put || !current[i]->indexes.empty();
+    // So does one on a table with a stream (whose records compare the items and carry their images).
+    const bool needs_attribute_maps = !w.wire_put || !current[i]->indexes.empty() || current[i]->stream_id != 0;
     Status s;
     if (found[i] && needs_attribute_maps) {
       AttributeMap old_item;
@@ -245,9 +319,11 @@ Status WritePath::ApplyWrites(const RequestContext& ctx, std::vector<ItemWrite>*
   Storage::Batch batch(batch_bytes);
   std::map<uint32_t, TableStats> deltas;
   StoredItemEncoder encoder;
+  StreamBatch streams;
   for (size_t i = 0; i < writes->size(); i++) {
     ItemWrite& w = (*writes)[i];
     const TableDefinition& table = *current[i];
+    if (table.stream_id) AddStreamRecord(ctx, table, w, &streams, &batch);
     const std::string& key = w.storage_key;
     TableStats& delta = deltas[table.keyspace];
     if (found[i]) {
@@ -276,6 +352,66 @@ Status WritePath::ApplyWrites(const RequestContext& ctx, std::vector<ItemWrite>*
   }
   DP_RETURN_IF_ERROR(storage_->Write(&batch));
   catalog_->SetStats(updated);
+  for (const StreamInfo& stream : streams.streams) {
+    catalog_->mutable_streams().SetNextSequence(stream.id, stream.next_seq);
+  }
+  return Status::OK();
+}
+
+void WritePath::AddStreamRecord(const RequestContext& ctx, const TableDefinition& table, const ItemWrite& write,
+                                StreamBatch* streams, Storage::Batch* batch) const {
+  StreamChange change;
+  change.old_item = write.old_item ? &*write.old_item : nullptr;
+  change.new_item = write.new_item ? &*write.new_item : nullptr;
+  change.event = EventOf(change.old_item, change.new_item);
+  if (change.event == StreamEvent::kNone) return;
+  change.by_ttl = write.by_ttl;
+  auto& seen = streams->streams;
+  auto stream = std::find_if(seen.begin(), seen.end(), [&](const StreamInfo& s) { return s.id == table.stream_id; });
+  if (stream == seen.end()) {
+    StreamInfo found;
+    if (!catalog_->streams().Find(table.stream_id, &found)) return;
+    stream = seen.insert(seen.end(), std::move(found));
+  }
+  // One time for the whole call: the records of a transaction or a batch share it.
+  if (streams->time_ms == 0) streams->time_ms = ctx.clock->NowMillis();
+  uint64_t seq = stream->next_seq++;
+  std::string json = StreamRecordJson(*stream, table.key, seq, streams->time_ms, ctx.caller.region, change);
+  batch->Put(StreamRecordKey(stream->id, seq), EncodeStreamRecord(streams->time_ms, json));
+}
+
+Status WritePath::TrimStreams(const RequestContext& ctx) {
+  std::lock_guard<std::mutex> write_lock(write_mutex_);
+  const int64_t now = ctx.clock->NowMillis();
+  Storage::Batch batch;
+  std::vector<uint32_t> dropped;
+  std::vector<StreamInfo> trimmed;
+  for (StreamInfo& stream : catalog_->streams().List()) {
+    if (stream.expired(now)) {
+      StreamCatalog::DeleteStream(stream.id, &batch);
+      dropped.push_back(stream.id);
+      continue;
+    }
+    // Records are in time order: the old ones are a run at the start of the shard.
+    auto it = storage_->NewIterator(StreamRecordKey(stream.id, stream.trim_seq), StreamRecordPrefix(stream.id + 1));
+    uint64_t keep_from = stream.trim_seq;
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      int64_t written_ms = 0;
+      std::string_view json;
+      if (DecodeStreamRecord(it->value(), &written_ms, &json) && written_ms + kStreamRetentionMillis >= now) break;
+      keep_from = SequenceOfRecordKey(it->key()) + 1;
+    }
+    DP_RETURN_IF_ERROR(it->status());
+    if (keep_from == stream.trim_seq) continue;
+    batch.DeleteRange(StreamRecordKey(stream.id, stream.trim_seq), StreamRecordKey(stream.id, keep_from));
+    stream.trim_seq = keep_from;
+    StreamCatalog::PutStream(stream, &batch);
+    trimmed.push_back(stream);
+  }
+  if (dropped.empty() && trimmed.empty()) return Status::OK();
+  DP_RETURN_IF_ERROR(storage_->Write(&batch));
+  for (uint32_t id : dropped) catalog_->mutable_streams().RemoveStream(id);
+  for (const StreamInfo& stream : trimmed) catalog_->mutable_streams().SetStream(stream);
   return Status::OK();
 }
 

@@ -4,8 +4,9 @@
 // deleted, an index backfilled) runs here, under one writer lock, and lands in one atomic storage batch
 // together with the index entries and the counters it changes, so conditional writes and transactions are
 // serialisable and readers (which take no lock: each iterates over a consistent view of the store) never see
-// half a write. A change log (DynamoDB Streams) hooks in here: whatever ApplyWrites applies, it applies in the
-// same batch.
+// half a write. The change log of DynamoDB Streams is written here too: the stream record of every item that
+// ApplyWrites changes on a table with a stream goes into the same batch as the change (engine/write/stream_records.h),
+// and streams are made and closed with the table changes that enable and disable them.
 //
 // Operation-level validation of requests (shapes, parameter combinations) happens in the operation files
 // (engine/write/item_operations.cc, engine/write/update_item.cc, …); the write path offers the primitives they
@@ -54,6 +55,8 @@ struct ItemWrite {
   // the request and, on a table without indexes, reads of the item it replaces only its size.
   // REQUIRES: if set, mutate is empty, put_size is wire_put->size(), and *wire_put outlives ApplyWrites.
   const WireItem* wire_put = nullptr;
+  // A deletion by TTL expiry: its stream record names DynamoDB's service as the user (docs/streams-and-ttl.md).
+  bool by_ttl = false;
   // Filled in by ApplyWrites, with each item's DynamoDB size (0 when absent). old_item is the item replaced,
   // except after a wire_put on a table without indexes; new_item is empty after such a put.
   std::optional<AttributeMap> old_item;
@@ -76,7 +79,9 @@ class WritePath {
   ClientTokenCache& client_tokens() { return client_tokens_; }
 
   // Tables. CreateTable expects a definition validated by the caller; it assigns keyspaces, ARN (in the
-  // caller's region and account), id and creation time (the context's clock).
+  // caller's region and account), id and creation time (the context's clock). A definition with a
+  // stream_view_type gets a new stream (CreateTable, and ChangeTable when next has one and current has none); a
+  // table that loses its stream (ChangeTable) or is deleted closes it.
   Status CreateTable(const RequestContext& ctx, TableDefinition definition, TableDescription* out);
   Status DeleteTable(const RequestContext& ctx, const std::string& name, TableDescription* out);
   // Changes a table's definition (UpdateTable, TTL, tags). change() sees the current definition and fills *next
@@ -93,7 +98,26 @@ class WritePath {
   // REQUIRES: no two writes address the same item.
   Status ApplyWrites(const RequestContext& ctx, std::vector<ItemWrite>* writes, std::vector<Status>* statuses);
 
+  // Deletes the stream records older than the retention period, and the disabled streams that outlived it (by the
+  // context's clock). Readers treat both as gone already; this gives back their space.
+  Status TrimStreams(const RequestContext& ctx);
+
  private:
+  // A new stream for table, whose keyspace is *next_keyspace (which moves on), added to batch; sets the table's
+  // stream_id and latest stream. REQUIRES: the writer lock; table.stream_view_type is set.
+  StreamInfo NewStream(const RequestContext& ctx, TableDefinition* table, uint32_t* next_keyspace,
+                       Storage::Batch* batch) const;
+  // The enabled stream id closed: its shard ends at its last record. Added to batch.
+  StreamInfo ClosedStream(const RequestContext& ctx, uint32_t id, Storage::Batch* batch) const;
+  // The streams one ApplyWrites writes records to, their counters moved on past those records (published once
+  // the batch is written), and the time all the records carry.
+  struct StreamBatch {
+    std::vector<StreamInfo> streams;
+    int64_t time_ms = 0;
+  };
+  // Adds to batch the stream record of write, applied to table (which has a stream), unless it changed nothing.
+  void AddStreamRecord(const RequestContext& ctx, const TableDefinition& table, const ItemWrite& write,
+                       StreamBatch* streams, Storage::Batch* batch) const;
   void AddIndexEntries(const TableDefinition& table, const AttributeMap* old_item, const AttributeMap* new_item,
                        StoredItemEncoder* encoder, Storage::Batch* batch, std::map<uint32_t, TableStats>* deltas);
   // Writes the entries of table's indexes `added` for every item of the table; fills their counters.

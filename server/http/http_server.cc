@@ -597,11 +597,11 @@ int HttpServer::BindLoopback(int port) {
 }
 
 void HttpServer::Run(Database* db, const ServiceOptions& options) {
-  Serve(std::make_unique<Dispatcher>(db, options, FindOperation));
+  Serve(std::make_unique<Dispatcher>(db, options, FindOperation, FindStreamsOperation));
 }
 
 void HttpServer::Run(DatabaseSet* databases, const ServiceOptions& options) {
-  Serve(std::make_unique<Dispatcher>(databases, options, FindOperation));
+  Serve(std::make_unique<Dispatcher>(databases, options, FindOperation, FindStreamsOperation));
 }
 
 void HttpServer::Serve(std::unique_ptr<Dispatcher> dispatcher) {

@@ -6,6 +6,7 @@
 #include "engine/write/tags.h"
 #include "server/operations/operation_table.h"
 #include "server/protocol/request_reader.h"
+#include "server/protocol/stream_specification_reader.h"
 #include "server/protocol/table_description_json.h"
 #include "server/protocol/table_schema_reader.h"
 #include "server/protocol/tag_list_reader.h"
@@ -53,6 +54,8 @@ Status HandleCreateTable(OperationContext& ctx) {
   std::vector<std::pair<std::string, std::string>> tags;
   bool tags_present = false;
   DP_RETURN_IF_ERROR(ReadTagList(r, &tags, &tags_present, &errors));
+  StreamSpecificationInput stream;
+  DP_RETURN_IF_ERROR(ReadStreamSpecification(r, &stream, &errors));
 
   errors.CheckEnum(billing_mode, "billingMode", {"PROVISIONED", "PAY_PER_REQUEST"});
   if (!defs_present) errors.AddNull("attributeDefinitions");
@@ -60,6 +63,7 @@ Status HandleCreateTable(OperationContext& ctx) {
   errors.CheckTableName(table_name, "tableName");
   DP_RETURN_IF_ERROR(errors.ToStatus());
   if (!defs_valid) return Status::Validation("Invalid AttributeDefinitions");
+  DP_RETURN_IF_ERROR(CreateTableStreamCheck(stream));
 
   for (size_t i = 0; i < defs.size(); i++) {
     for (size_t j = i + 1; j < defs.size(); j++) {
@@ -105,6 +109,7 @@ Status HandleCreateTable(OperationContext& ctx) {
   table.deletion_protection = deletion_protection.value_or(false);
   for (const auto& [key, value] : tags) table.tags[key] = value;
   DP_RETURN_IF_ERROR(CheckTagSet(table.tags));
+  if (stream.present && *stream.enabled) table.stream_view_type = *stream.view_type;
   for (bool global : {false, true}) {
     if (!(global ? gsis_present : lsis_present)) continue;
     for (const auto& input : global ? gsis : lsis) DP_RETURN_IF_ERROR(AddSecondaryIndex(input, &table));

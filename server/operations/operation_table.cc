@@ -37,4 +37,17 @@ OperationHandler FindOperation(std::string_view name) {
   return nullptr;
 }
 
+OperationHandler FindStreamsOperation(std::string_view name) {
+  static const std::pair<std::string_view, OperationHandler> kOperations[] = {
+      {"DescribeStream", HandleDescribeStream},
+      {"GetRecords", HandleGetRecords},
+      {"GetShardIterator", HandleGetShardIterator},
+      {"ListStreams", HandleListStreams},
+  };
+  for (const auto& [op, handler] : kOperations) {
+    if (op == name) return handler;
+  }
+  return nullptr;
+}
+
 }  // namespace dynapage

@@ -13,8 +13,6 @@ namespace dynapage {
 // The handler of an operation name ("PutItem"), or nullptr if dynapage does not implement it. An OperationFinder.
 OperationHandler FindOperation(std::string_view name);
 
-OperationHandler FindOperation(std::string_view name);
-
 Status HandleCreateTable(OperationContext& ctx);
 Status HandleDescribeTable(OperationContext& ctx);
 Status HandleListTables(OperationContext& ctx);
@@ -39,6 +37,13 @@ Status HandleDescribeLimits(OperationContext& ctx);
 Status HandleUpdateTable(OperationContext& ctx);
 Status HandleDescribeContinuousBackups(OperationContext& ctx);
 Status HandleUpdateContinuousBackups(OperationContext& ctx);
+
+// DynamoDB Streams (X-Amz-Target DynamoDBStreams_20120810.<name>): the same contract, another table.
+OperationHandler FindStreamsOperation(std::string_view name);
+Status HandleListStreams(OperationContext& ctx);
+Status HandleDescribeStream(OperationContext& ctx);
+Status HandleGetShardIterator(OperationContext& ctx);
+Status HandleGetRecords(OperationContext& ctx);
 
 }  // namespace dynapage
 

@@ -9,6 +9,7 @@
 #include "engine/base/messages.h"
 #include "server/operations/operation_table.h"
 #include "server/protocol/request_reader.h"
+#include "server/protocol/stream_specification_reader.h"
 #include "server/protocol/table_description_json.h"
 #include "server/protocol/table_schema_reader.h"
 
@@ -83,6 +84,8 @@ Status HandleUpdateTable(OperationContext& ctx) {
   DP_RETURN_IF_ERROR(ReadAttributeDefinitions(r, &request.attribute_definitions, &defs_present, &defs_valid, &errors));
   DP_RETURN_IF_ERROR(ReadThroughput(r, "provisionedThroughput", &request.throughput, &errors));
   DP_RETURN_IF_ERROR(r.GetBoolean("DeletionProtectionEnabled", &request.deletion_protection));
+  StreamSpecificationInput stream;
+  DP_RETURN_IF_ERROR(ReadStreamSpecification(r, &stream, &errors));
   std::vector<const rapidjson::Value*> updates;
   bool updates_present = false;
   DP_RETURN_IF_ERROR(ReadStructList(r, "GlobalSecondaryIndexUpdates", &updates, &updates_present));
@@ -100,7 +103,7 @@ Status HandleUpdateTable(OperationContext& ctx) {
   DP_RETURN_IF_ERROR(errors.ToStatus());
   if (!defs_valid) return Status::Validation("Invalid AttributeDefinitions");
 
-  if (!request.throughput && !billing_mode && updates.empty() && !request.deletion_protection) {
+  if (!request.throughput && !billing_mode && updates.empty() && !request.deletion_protection && !stream.present) {
     return Status::Validation(
         "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or "
         "SSESpecification or ReplicaUpdates is required");
@@ -110,6 +113,11 @@ Status HandleUpdateTable(OperationContext& ctx) {
                               "ProvisionedThroughput must be specified when BillingMode is PROVISIONED");
   }
   DP_RETURN_IF_ERROR(CheckUnits(request.throughput));
+  DP_RETURN_IF_ERROR(UpdateTableStreamCheck(stream));
+  // Sent even when no change of capacity is under way.
+  if (stream.present && (request.throughput || (billing_mode && *billing_mode == "PROVISIONED"))) {
+    return Status::Validation("You cannot modify stream status while updating table IOPS");
+  }
   if (some_update_empty) {
     return Status::Validation(std::string(kInvalidParameterPrefix) +
                               "One of GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, "
@@ -135,6 +143,10 @@ Status HandleUpdateTable(OperationContext& ctx) {
 
   request.table_name = *table_name;
   if (billing_mode) request.pay_per_request = *billing_mode == "PAY_PER_REQUEST";
+  if (stream.present) {
+    request.stream_enabled = stream.enabled;
+    request.stream_view_type = stream.view_type.value_or("");
+  }
   TableDescription description;
   DP_RETURN_IF_ERROR(UpdateTable(ctx.db.writes(), ctx.context, request, &description));
   WriteTableDescriptionResponse("TableDescription", description, &ctx.response);

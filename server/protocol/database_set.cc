@@ -70,7 +70,29 @@ DatabaseSet::DatabaseSet(NamespaceMode mode, DatabaseOptions options) : mode_(mo
   DP_DCHECK(mode != NamespaceMode::kShared);
 }
 
-DatabaseSet::~DatabaseSet() = default;
+DatabaseSet::~DatabaseSet() {
+  std::unique_lock<std::shared_mutex> lock(mu_);
+  sweepers_.clear();  // before the databases they sweep
+}
+
+Status DatabaseSet::ForEachOpen(const std::function<Status(Database*)>& fn) {
+  if (shared_) return fn(shared_);
+  std::shared_lock<std::shared_mutex> lock(mu_);
+  for (const auto& [name, db] : open_) DP_RETURN_IF_ERROR(fn(db.get()));
+  return Status::OK();
+}
+
+void DatabaseSet::StartSweepers(const RequestContext& context, int64_t interval_ms) {
+  std::unique_lock<std::shared_mutex> lock(mu_);
+  sweeper_context_ = context;
+  sweeper_interval_ms_ = interval_ms;
+  if (interval_ms <= 0) return;
+  if (shared_) {
+    sweepers_.push_back(std::make_unique<Sweeper>(shared_, context, interval_ms));
+    return;
+  }
+  for (const auto& [name, db] : open_) sweepers_.push_back(std::make_unique<Sweeper>(db.get(), context, interval_ms));
+}
 
 Status DatabaseSet::For(const Caller& caller, Database** out) {
   if (shared_) {
@@ -93,6 +115,12 @@ Status DatabaseSet::For(const Caller& caller, Database** out) {
     if (!options.path.empty()) options.path += "/" + name;
     std::unique_ptr<Database> db;
     DP_RETURN_IF_ERROR(Database::Open(options, &db));
+    if (sweeper_interval_ms_ > 0) {
+      RequestContext context = sweeper_context_;
+      context.caller = caller;
+      context.caller.account_id = AccountIdOf(caller.access_key);
+      sweepers_.push_back(std::make_unique<Sweeper>(db.get(), context, sweeper_interval_ms_));
+    }
     it = open_.emplace(name, std::move(db)).first;
   }
   *out = it->second.get();

@@ -12,15 +12,19 @@
 #ifndef DYNAPAGE_SERVER_PROTOCOL_DATABASE_SET_H_
 #define DYNAPAGE_SERVER_PROTOCOL_DATABASE_SET_H_
 
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <shared_mutex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "engine/base/request_context.h"
 #include "engine/base/status.h"
 #include "engine/database/database.h"
+#include "engine/database/sweeper.h"
 
 namespace dynapage {
 
@@ -53,6 +57,13 @@ class DatabaseSet {
   NamespaceMode mode() const { return mode_; }
   // The database of caller's namespace, opened if it is not yet. Thread-safe.
   Status For(const Caller& caller, Database** out);
+  // Runs fn on every database open now (the shared one, or each namespace's opened so far), stopping at the first
+  // error. Thread-safe; fn must not call back into the set.
+  Status ForEachOpen(const std::function<Status(Database*)>& fn);
+  // From now on every database, open or opened later, has a TTL sweeper (engine/database/sweeper.h) running every
+  // interval_ms in context (whose caller becomes the namespace's first caller). interval_ms 0 starts none.
+  // REQUIRES: called once; context's clock outlives the set.
+  void StartSweepers(const RequestContext& context, int64_t interval_ms);
 
  private:
   NamespaceMode mode_;
@@ -60,6 +71,10 @@ class DatabaseSet {
   Database* shared_ = nullptr;  // set in the shared mode only
   std::shared_mutex mu_;
   std::unordered_map<std::string, std::unique_ptr<Database>> open_;  // guarded by mu_
+  // The sweepers, stopped before the databases close (members are destroyed in reverse order).
+  RequestContext sweeper_context_;                // guarded by mu_
+  int64_t sweeper_interval_ms_ = 0;               // guarded by mu_
+  std::vector<std::unique_ptr<Sweeper>> sweepers_;  // guarded by mu_
 };
 
 }  // namespace dynapage

@@ -10,6 +10,7 @@
 
 #include "engine/base/check.h"
 #include "engine/base/utf8.h"
+#include "server/protocol/admin_streams.h"
 #include "server/protocol/operation.h"
 #include "server/protocol/request_json.h"
 #include "server/protocol/wire_error.h"
@@ -18,6 +19,7 @@ namespace dynapage {
 
 namespace {
 const char kTargetPrefix[] = "DynamoDB_20120810.";
+const char kStreamsTargetPrefix[] = "DynamoDBStreams_20120810.";
 
 bool AcceptedContentType(std::string_view content_type) {
   std::string_view base = content_type.substr(0, content_type.find(';'));
@@ -130,17 +132,33 @@ Caller CallerOf(std::string_view authorization, const std::string& default_regio
   return caller;
 }
 
-Dispatcher::Dispatcher(Database* db, ServiceOptions options, OperationFinder find_operation)
-    : Dispatcher(static_cast<DatabaseSet*>(nullptr), std::move(options), find_operation) {
+Dispatcher::Dispatcher(Database* db, ServiceOptions options, OperationFinder find_operation,
+                       OperationFinder find_streams_operation)
+    : Dispatcher(static_cast<DatabaseSet*>(nullptr), std::move(options), find_operation, find_streams_operation) {
   DP_DCHECK(db != nullptr);
   owned_databases_ = std::make_unique<DatabaseSet>(db);
   databases_ = owned_databases_.get();
 }
 
-Dispatcher::Dispatcher(DatabaseSet* databases, ServiceOptions options, OperationFinder find_operation)
-    : databases_(databases), options_(std::move(options)), find_operation_(find_operation) {
+Dispatcher::Dispatcher(DatabaseSet* databases, ServiceOptions options, OperationFinder find_operation,
+                       OperationFinder find_streams_operation)
+    : databases_(databases),
+      options_(std::move(options)),
+      find_operation_(find_operation),
+      find_streams_operation_(find_streams_operation) {
   DP_DCHECK(find_operation_ != nullptr);
+  if (options_.settable_clock) options_.clock = options_.settable_clock;
   DP_DCHECK(options_.clock != nullptr);
+}
+
+OperationHandler Dispatcher::FindHandler(std::string_view target) const {
+  if (target.compare(0, sizeof(kTargetPrefix) - 1, kTargetPrefix) == 0) {
+    return find_operation_(target.substr(sizeof(kTargetPrefix) - 1));
+  }
+  if (find_streams_operation_ && target.compare(0, sizeof(kStreamsTargetPrefix) - 1, kStreamsTargetPrefix) == 0) {
+    return find_streams_operation_(target.substr(sizeof(kStreamsTargetPrefix) - 1));
+  }
+  return nullptr;
 }
 
 RequestContext Dispatcher::ContextFor(const WireRequest& request) const {
@@ -161,6 +179,8 @@ WireResponse Dispatcher::Handle(const WireRequest& request) const {
     response.content_type = "text/plain";
     response.body.reserve(10 + request.host.size());
     response.body.append("healthy: ").append(request.host).append(" ");
+  } else if (request.method == "POST" && IsStreamsAdminPath(request.path)) {
+    response = HandleStreamsAdmin(databases_, options_, ContextFor(request), request);
   } else if (request.method != "POST" || request.path != "/" || !AcceptedContentType(request.content_type)) {
     response.status = 404;
     response.content_type = "application/x-amz-json-1.0";
@@ -174,8 +194,7 @@ WireResponse Dispatcher::Handle(const WireRequest& request) const {
     WireError auth_error;
     if (bad_json) {
       response = FromError(ToWireError(Status::Serialization("")));
-    } else if (request.target.compare(0, sizeof(kTargetPrefix) - 1, kTargetPrefix) != 0 ||
-               !(handler = find_operation_(request.target.substr(sizeof(kTargetPrefix) - 1)))) {
+    } else if (!(handler = FindHandler(request.target))) {
       Status unknown = Status::Error(ErrorCode::kUnknownOperation, UnknownOperationMessage(request.target));
       response = FromError(ToWireError(unknown));
     } else if (!CheckAuthorization(request, &auth_error)) {

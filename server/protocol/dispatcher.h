@@ -3,6 +3,8 @@
 // Checks run in DynamoDB's order (docs/behaviour.md §8.5): method and content type, JSON parse, X-Amz-Target, the shape
 // of the Authorization header (signatures are not verified), empty body, then the operation. Every answer is
 // application/x-amz-json-1.0 (the HTTP layer adds x-amzn-RequestId and x-amz-crc32 to every response).
+// X-Amz-Target "DynamoDB_20120810.<op>" names a DynamoDB operation, "DynamoDBStreams_20120810.<op>" one of DynamoDB
+// Streams (docs/streams-and-ttl.md): both services are served on the one port.
 
 #ifndef DYNAPAGE_SERVER_PROTOCOL_DISPATCHER_H_
 #define DYNAPAGE_SERVER_PROTOCOL_DISPATCHER_H_
@@ -12,6 +14,7 @@
 #include <string_view>
 
 #include "engine/base/clock.h"
+#include "engine/base/offset_clock.h"
 #include "engine/base/request_context.h"
 #include "engine/database/database.h"
 #include "server/protocol/database_set.h"
@@ -29,6 +32,8 @@ struct ServiceOptions {
   // access key comes from the key (AccountIdOf).
   std::string region = "us-east-1";
   const Clock* clock = SystemClock::Get();  // never null
+  // The clock POST /_dynapage/clock sets and advances (the server makes it its clock too); null refuses that call.
+  OffsetClock* settable_clock = nullptr;
 };
 
 // Views into the HTTP layer's request. REQUIRES: what they view outlives Handle().
@@ -60,19 +65,25 @@ Caller CallerOf(std::string_view authorization, const std::string& default_regio
 class Dispatcher {
  public:
   // Serves db to every caller. REQUIRES: db outlives the dispatcher; find_operation is not null.
-  Dispatcher(Database* db, ServiceOptions options, OperationFinder find_operation);
+  // find_streams_operation finds the operations of DynamoDB Streams (null: none).
+  Dispatcher(Database* db, ServiceOptions options, OperationFinder find_operation,
+             OperationFinder find_streams_operation = nullptr);
   // Serves each caller the database of its namespace. REQUIRES: databases outlives the dispatcher.
-  Dispatcher(DatabaseSet* databases, ServiceOptions options, OperationFinder find_operation);
+  Dispatcher(DatabaseSet* databases, ServiceOptions options, OperationFinder find_operation,
+             OperationFinder find_streams_operation = nullptr);
   WireResponse Handle(const WireRequest& request) const;
 
  private:
   // The RequestContext of one request.
   RequestContext ContextFor(const WireRequest& request) const;
+  // The handler X-Amz-Target names, or nullptr.
+  OperationHandler FindHandler(std::string_view target) const;
 
   std::unique_ptr<DatabaseSet> owned_databases_;  // the one-database set of the first constructor
   DatabaseSet* databases_;
   ServiceOptions options_;
   OperationFinder find_operation_;
+  OperationFinder find_streams_operation_;
 };
 
 }  // namespace dynapage

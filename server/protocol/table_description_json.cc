@@ -149,6 +149,13 @@ void WriteTableDescription(const TableDescription& d, JsonWriter* w) {
     w->String(t.stream_view_type);
     w->EndObject();
   }
+  // The latest stream stays named after it is disabled (docs/streams-and-ttl.md).
+  if (!t.latest_stream_arn.empty()) {
+    w->Key("LatestStreamArn");
+    w->String(t.latest_stream_arn);
+    w->Key("LatestStreamLabel");
+    w->String(t.latest_stream_label);
+  }
   w->Key("DeletionProtectionEnabled");
   w->Bool(t.deletion_protection);
   w->EndObject();

@@ -106,6 +106,11 @@ void TestServer::Start(const TestServerOptions& options) {
   service.max_page_bytes = options.max_page_bytes;
   service.region = options.region;
   service.transient_status_ms = options.transient_status_ms;
+  service.settable_clock = &clock_;
+  RequestContext sweeper_context;
+  sweeper_context.caller.region = options.region;
+  sweeper_context.clock = &clock_;
+  sweeper_ = std::make_unique<Sweeper>(db_.get(), sweeper_context, options.ttl_interval_ms);
   thread_ = std::thread([this, service] { server_->Run(db_.get(), service); });
   client_ = std::make_unique<httplib::Client>("127.0.0.1", port_);
   client_->set_keep_alive(true);
@@ -129,6 +134,7 @@ TestServer::~TestServer() {
   if (server_) server_->Stop();
   if (thread_.joinable()) thread_.join();
   server_.reset();
+  sweeper_.reset();
   db_.reset();
 }
 

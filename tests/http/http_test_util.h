@@ -24,9 +24,11 @@
 #include <string>
 #include <thread>
 
+#include "engine/base/offset_clock.h"
 #include "engine/base/request_context.h"
 #include "engine/database/database.h"
 #include "server/http/http_server.h"
+#include "engine/database/sweeper.h"
 
 namespace dynapage {
 
@@ -75,6 +77,8 @@ struct TestServerOptions {
   HttpOptions http;   // connection limit, CORS origins, request deadline
   bool loopback_both = false;  // listen on 127.0.0.1 and ::1 (BindLoopback) instead of 127.0.0.1 only
   uint64_t transient_status_ms = 0;  // --transient-status-delay
+  // The TTL sweeper's interval (0: none; POST /_dynapage/ttl/sweep still sweeps).
+  int64_t ttl_interval_ms = 0;
 };
 
 class TestServer {
@@ -88,6 +92,8 @@ class TestServer {
   int port() const { return port_; }
   HttpServer& http() { return *server_; }
   Database& db() { return *db_; }
+  // The server's clock, which POST /_dynapage/clock sets too.
+  OffsetClock& clock() { return clock_; }
   const TestServerOptions& options() const { return options_; }
 
   // POSTs body as operation ("PutItem", "Query", …) the way an SDK does.
@@ -107,7 +113,9 @@ class TestServer {
   void Start(const TestServerOptions& options);
 
   TestServerOptions options_;
+  OffsetClock clock_;
   std::unique_ptr<Database> db_;
+  std::unique_ptr<Sweeper> sweeper_;
   std::unique_ptr<HttpServer> server_;
   std::thread thread_;
   int port_ = -1;

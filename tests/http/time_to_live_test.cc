@@ -37,17 +37,28 @@ TEST_F(TimeToLiveTest, EnableThenDisable) {
   EXPECT_EQ(Canonical(R"({"TimeToLiveDescription":{"TimeToLiveStatus":"DISABLED"}})"), Describe().body);
 }
 
+// docs/streams-and-ttl.md: the refusals in DynamoDB's order (the attribute is checked before the state).
 TEST_F(TimeToLiveTest, RepeatedChangesAreRefused) {
+  HttpResult r = Update(false, "anything");
+  EXPECT_EQ("ValidationException", r.ErrorName());
+  EXPECT_EQ("TimeToLive is already disabled", r.Message());
   ASSERT_EQ(200, Update(true).status);
-  HttpResult r = Update(true, "other");
+  r = Update(true);
   EXPECT_EQ("ValidationException", r.ErrorName());
   EXPECT_EQ("TimeToLive is already enabled", r.Message());
+  for (bool enabled : {true, false}) {
+    r = Update(enabled, "other");
+    EXPECT_EQ("ValidationException", r.ErrorName());
+    EXPECT_EQ("TimeToLive is active on a different AttributeName: current AttributeName is expires", r.Message());
+  }
   EXPECT_EQ(Canonical(R"({"TimeToLiveDescription":{"TimeToLiveStatus":"ENABLED","AttributeName":"expires"}})"),
             Describe().body);
   ASSERT_EQ(200, Update(false).status);
   r = Update(false);
   EXPECT_EQ("ValidationException", r.ErrorName());
   EXPECT_EQ("TimeToLive is already disabled", r.Message());
+  // The partition key may be the TTL attribute.
+  EXPECT_EQ(200, Update(true, "pk").status);
 }
 
 TEST_F(TimeToLiveTest, DisablingNamesTheEnabledAttribute) {

@@ -1,0 +1,97 @@
+#include "server/protocol/admin_streams.h"
+
+#include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+
+#include "engine/base/messages.h"
+#include "engine/database/sweeper.h"
+#include "engine/model/attribute_value_json.h"
+#include "server/protocol/wire_error.h"
+
+namespace dynapage {
+
+namespace {
+constexpr char kSweepPath[] = "/_dynapage/ttl/sweep";
+constexpr char kClockPath[] = "/_dynapage/clock";
+
+WireResponse Answer(const Status& status, const char* member, int64_t value) {
+  WireResponse response;
+  if (!status.ok()) {
+    WireError error = ToWireError(status);
+    response.status = error.http_status;
+    response.body = error.body;
+    return response;
+  }
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  w.Key(member);
+  w.Int64(value);
+  w.EndObject();
+  response.body.assign(buffer.GetString(), buffer.GetSize());
+  return response;
+}
+
+// The body as a JSON object; an empty body is an empty object.
+Status ParseBody(std::string_view body, rapidjson::Document* doc) {
+  if (body.empty()) {
+    doc->SetObject();
+    return Status::OK();
+  }
+  doc->Parse(body.data(), body.size());
+  if (doc->HasParseError() || !doc->IsObject()) return Status::Validation("The body must be a JSON object");
+  return Status::OK();
+}
+
+WireResponse Sweep(DatabaseSet* databases, const RequestContext& ctx, const rapidjson::Document& body) {
+  std::string table_name;
+  if (body.HasMember("TableName")) {
+    if (!body["TableName"].IsString()) return Answer(Status::Validation("TableName must be a string"), "", 0);
+    table_name = body["TableName"].GetString();
+  }
+  // A named table lives in some of the namespaces: the others' "not found" is no error unless none has it.
+  uint64_t deleted = 0;
+  Status not_found;
+  bool found = table_name.empty();
+  Status s = databases->ForEachOpen([&](Database* db) {
+    uint64_t n = 0;
+    Status swept = SweepNow(db, ctx, table_name, &n);
+    deleted += n;
+    if (swept.code() == ErrorCode::kResourceNotFound && !table_name.empty()) {
+      not_found = swept;
+      return Status::OK();
+    }
+    found = found || swept.ok();
+    return swept;
+  });
+  if (s.ok() && !found) s = not_found.ok() ? Status::NotFound(std::string(kResourceNotFound)) : not_found;
+  return Answer(s, "ExpiredItems", static_cast<int64_t>(deleted));
+}
+
+WireResponse SetClock(OffsetClock* clock, const rapidjson::Document& body) {
+  if (!clock) return Answer(Status::Validation("This server's clock cannot be set"), "", 0);
+  if (body.HasMember("set_epoch_ms")) {
+    if (!body["set_epoch_ms"].IsInt64()) return Answer(Status::Validation("set_epoch_ms must be an integer"), "", 0);
+    clock->Set(body["set_epoch_ms"].GetInt64());
+  } else if (body.HasMember("advance_ms")) {
+    if (!body["advance_ms"].IsInt64()) return Answer(Status::Validation("advance_ms must be an integer"), "", 0);
+    clock->Advance(body["advance_ms"].GetInt64());
+  } else if (body.HasMember("reset")) {
+    clock->Reset();
+  }
+  return Answer(Status::OK(), "epoch_ms", clock->NowMillis());
+}
+}  // namespace
+
+bool IsStreamsAdminPath(std::string_view path) { return path == kSweepPath || path == kClockPath; }
+
+WireResponse HandleStreamsAdmin(DatabaseSet* databases, const ServiceOptions& options, const RequestContext& ctx,
+                                const WireRequest& request) {
+  rapidjson::Document body;
+  Status parsed = ParseBody(request.body, &body);
+  if (!parsed.ok()) return Answer(parsed, "", 0);
+  if (request.path == kSweepPath) return Sweep(databases, ctx, body);
+  return SetClock(options.settable_clock, body);
+}
+
+}  // namespace dynapage

@@ -1,0 +1,31 @@
+// The admin calls of streams and TTL, for tests (not AWS APIs; under the reserved path /_dynapage/):
+//
+//   POST /_dynapage/ttl/sweep   body {} or {"TableName": "t"}: deletes the expired TTL items now (of every TTL table,
+//                               or of t) and trims stream records past their retention; answers {"ExpiredItems": n}.
+//   POST /_dynapage/clock       body {"set_epoch_ms": n}, {"advance_ms": n}, {"reset": true} or {}: sets, advances or
+//                               resets the server's clock (ServiceOptions::settable_clock; the clock runs on from
+//                               there); answers {"epoch_ms": <now>}.
+//
+// A malformed body is HTTP 400 with a ValidationException. docs/streams-and-ttl.md describes both.
+
+#ifndef DYNAPAGE_SERVER_PROTOCOL_ADMIN_STREAMS_H_
+#define DYNAPAGE_SERVER_PROTOCOL_ADMIN_STREAMS_H_
+
+#include <string_view>
+
+#include "engine/base/request_context.h"
+#include "server/protocol/database_set.h"
+#include "server/protocol/dispatcher.h"
+
+namespace dynapage {
+
+bool IsStreamsAdminPath(std::string_view path);
+
+// REQUIRES: IsStreamsAdminPath(request.path).
+// The TTL sweep covers every database of databases open now.
+WireResponse HandleStreamsAdmin(DatabaseSet* databases, const ServiceOptions& options, const RequestContext& ctx,
+                                const WireRequest& request);
+
+}  // namespace dynapage
+
+#endif  // DYNAPAGE_SERVER_PROTOCOL_ADMIN_STREAMS_H_
