@@ -28,6 +28,14 @@ if [ "${DYNAPAGE_ROCKSDB:-debian}" = release ]; then
   build_rocksdb
   release_rocksdb=ON
 fi
-cmake -S . -B "$BUILD_DIR" -DDYNAPAGE_BUILD_TESTS=ON -DDYNAPAGE_RELEASE_ROCKSDB="$release_rocksdb" \
+# ccache, where the machine has it, makes a rebuild of unchanged sources (a fresh clone, the checked build of the
+# same tree) a matter of seconds.
+launcher=()
+if command -v ccache >/dev/null 2>&1; then
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  # Paths relative to the checkout, so that another clone of the same sources hits the same entries.
+  export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
+fi
+cmake -S . -B "$BUILD_DIR" -DDYNAPAGE_BUILD_TESTS=ON -DDYNAPAGE_RELEASE_ROCKSDB="$release_rocksdb" "${launcher[@]}" \
   ${CMAKE_BUILD_TYPE:+-DCMAKE_BUILD_TYPE="$CMAKE_BUILD_TYPE"} ${DYNAPAGE_CMAKE_ARGS:-}
 cmake --build "$BUILD_DIR" -j "$JOBS" "${targets[@]}"
