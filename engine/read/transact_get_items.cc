@@ -43,7 +43,8 @@ Status TransactGetItems(const Catalog& catalog, const RequestContext& ctx,
   }
   if (any_invalid_key) {
     return Status::Error(ErrorCode::kTransactionCanceled,
-                         "Transaction cancelled, please refer cancellation reasons for specific reasons [" + codes + "]");
+                         "Transaction cancelled, please refer cancellation reasons for specific reasons [" + codes +
+                             "]");
   }
   result->cancellation_messages.clear();
   for (size_t i = 0; i < actions.size(); i++) {

@@ -25,8 +25,8 @@ Status HandleDeleteItem(OperationContext& ctx) {
   request.key = std::move(*key);
   request.return_values = ParseReturnValues(members.return_values);
   WriteItemResult result;
-  return AnswerWriteItem(DeleteItem(ctx.db.writes(), ctx.context, request, &result), result, members, request.table_name,
-                         request.key, &ctx);
+  Status status = DeleteItem(ctx.db.writes(), ctx.context, request, &result);
+  return AnswerWriteItem(status, result, members, request.table_name, request.key, &ctx);
 }
 
 }  // namespace dynapage

@@ -35,8 +35,8 @@ Status HandleUpdateItem(OperationContext& ctx) {
   request.key = std::move(*key);
   request.return_values = ParseReturnValues(members.return_values);
   WriteItemResult result;
-  return AnswerWriteItem(UpdateItem(ctx.db.writes(), ctx.context, request, &result), result, members, request.table_name,
-                         request.key, &ctx);
+  Status status = UpdateItem(ctx.db.writes(), ctx.context, request, &result);
+  return AnswerWriteItem(status, result, members, request.table_name, request.key, &ctx);
 }
 
 }  // namespace dynapage

@@ -185,7 +185,8 @@ TEST_F(ItemOperationsTest, AttributeNamesMustBeNonEmptyAndAtMost64KB) {
   HttpResult r = Put("items", R"({"pk":{"S":"a"},"":{"S":"x"}})");
   EXPECT_EQ(400, r.status) << r.Describe();
   EXPECT_NE(std::string::npos, r.Message().find("Empty attribute name")) << r.Message();
-  r = server_.Call("BatchWriteItem", R"({"RequestItems":{"items":[{"PutRequest":{"Item":{"pk":{"S":"a"},"":{"N":"1"}}}}]}})");
+  r = server_.Call("BatchWriteItem",
+                   R"({"RequestItems":{"items":[{"PutRequest":{"Item":{"pk":{"S":"a"},"":{"N":"1"}}}}]}})");
   EXPECT_EQ(400, r.status) << r.Describe();
   EXPECT_NE(std::string::npos, r.Message().find("Empty attribute name")) << r.Message();
   r = Put("items", R"({"pk":{"S":"a"},")" + std::string(65536, 'n') + R"(":{"S":"x"}})");

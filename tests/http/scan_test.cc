@@ -294,7 +294,8 @@ TEST_F(ScanTest, LegacyScanFilterInAndBetweenNeedOneType) {
   EXPECT_EQ(same_type, r.Message());
   r = server_.Call("Query", R"({"TableName":"rtab","KeyConditionExpression":"pk = :p",)"
                             R"("ExpressionAttributeValues":{":p":{"S":"p0"}},)"
-                            R"("QueryFilter":{"v":{"ComparisonOperator":"IN","AttributeValueList":[{"S":"1"},{"B":"AA=="}]}}})");
+                            R"("QueryFilter":{"v":{"ComparisonOperator":"IN",)"
+                            R"("AttributeValueList":[{"S":"1"},{"B":"AA=="}]}}})");
   EXPECT_EQ(400, r.status) << r.Describe();
 }
 

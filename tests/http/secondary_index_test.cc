@@ -367,13 +367,15 @@ TEST_F(IndexMaintenanceTest, WritesAnswerItemCollectionMetrics) {
                                  R"("ReturnItemCollectionMetrics":"SIZE"})");
   ASSERT_TRUE(r.Has("ItemCollectionMetrics")) << r.body;
   EXPECT_EQ(metrics, JsonText(r.json["ItemCollectionMetrics"]));
-  r = server_.Call("BatchWriteItem", R"({"RequestItems":{"tab":[{"PutRequest":{"Item":{"pk":{"S":"a"},"sk":{"N":"2"}}}},)"
+  r = server_.Call("BatchWriteItem", R"({"RequestItems":{"tab":[)"
+                                     R"({"PutRequest":{"Item":{"pk":{"S":"a"},"sk":{"N":"2"}}}},)"
                                      R"({"DeleteRequest":{"Key":{"pk":{"S":"a"},"sk":{"N":"3"}}}}]},)"
                                      R"("ReturnItemCollectionMetrics":"SIZE"})");
   ASSERT_TRUE(r.Has("ItemCollectionMetrics")) << r.body;
   EXPECT_EQ("[" + metrics + "," + metrics + "]", JsonText(r.json["ItemCollectionMetrics"]["tab"]));
   r = server_.Call("TransactWriteItems", R"({"TransactItems":[{"Put":{"TableName":"tab",)"
-                                         R"("Item":{"pk":{"S":"a"},"sk":{"N":"4"}}}}],"ReturnItemCollectionMetrics":"SIZE"})");
+                                         R"("Item":{"pk":{"S":"a"},"sk":{"N":"4"}}}}],)"
+                                         R"("ReturnItemCollectionMetrics":"SIZE"})");
   ASSERT_TRUE(r.Has("ItemCollectionMetrics")) << r.body;
   EXPECT_EQ("[" + metrics + "]", JsonText(r.json["ItemCollectionMetrics"]["tab"]));
   // Without the request, or on a table without LSIs, there is none.

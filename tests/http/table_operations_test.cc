@@ -170,8 +170,8 @@ TEST_F(TableOperationsTest, DataPlaneTableNamesAndRequiredMembers) {
   EXPECT_EQ("ResourceNotFoundException", r.ErrorName()) << r.Describe();
   r = server_.Call("DescribeTable", R"({"TableName":"a b!"})");
   EXPECT_EQ("ResourceNotFoundException", r.ErrorName()) << r.Describe();
-  r = server_.Call("Query", R"({"TableName":")" + std::string(300, 'q') +
-                                R"(","KeyConditionExpression":"id = :v","ExpressionAttributeValues":{":v":{"S":"a"}}})");
+  r = server_.Call("Query", R"({"TableName":")" + std::string(300, 'q') + R"(","KeyConditionExpression":"id = :v",)"
+                                R"("ExpressionAttributeValues":{":v":{"S":"a"}}})");
   EXPECT_EQ("ResourceNotFoundException", r.ErrorName()) << r.Describe();
   r = server_.Call("GetItem", R"({"TableName":")" + std::string(1025, 'q') + R"(","Key":{"id":{"S":"a"}}})");
   EXPECT_EQ("ValidationException", r.ErrorName()) << r.Describe();

@@ -134,7 +134,8 @@ TEST_F(TransactionsTest, InvalidKeysAreValidationErrorReasons) {
   EXPECT_EQ("Transaction cancelled, please refer cancellation reasons for specific reasons [None, ValidationError]",
             r.Message());
   EXPECT_EQ(Canonical(R"([{"Code":"None"},{"Code":"ValidationError","Message":)"
-                      R"("One or more parameter values were invalid: Type mismatch for key pk expected: S actual: N"}])"),
+                      R"("One or more parameter values were invalid: Type mismatch for key pk expected: S )"
+                      R"(actual: N"}])"),
             JsonText(r.json["CancellationReasons"]));
   EXPECT_EQ("none", Stored("ok"));
   r = Write({R"({"Delete":{"TableName":"items","Key":{"pk":{"S":""}}}})", PutAction(R"({"pk":{"S":"ok"}})"),

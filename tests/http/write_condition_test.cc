@@ -203,7 +203,8 @@ TEST_F(ConditionalWriteTest, LegacyExpectedValueTypesAndConditionalOperator) {
 TEST_F(ConditionalWriteTest, LegacyNotContainsFailsOnMissingAttribute) {
   ASSERT_EQ(200, Put(R"({"pk":{"S":"a"},"v":{"S":"abc"}})").status);
   ExpectConditionFailed(Put(R"({"pk":{"S":"a"},"v":{"S":"new"}})",
-                            R"(,"Expected":{"gone":{"ComparisonOperator":"NOT_CONTAINS","AttributeValueList":[{"S":"x"}]}})"));
+                            R"(,"Expected":{"gone":{"ComparisonOperator":"NOT_CONTAINS",)"
+                            R"("AttributeValueList":[{"S":"x"}]}})"));
   EXPECT_EQ(Canonical(R"({"pk":{"S":"a"},"v":{"S":"abc"}})"), Stored());
   HttpResult r = Put(R"({"pk":{"S":"a"},"v":{"S":"new"}})",
                      R"(,"Expected":{"v":{"ComparisonOperator":"NOT_CONTAINS","AttributeValueList":[{"S":"x"}]}})");

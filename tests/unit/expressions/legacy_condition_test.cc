@@ -47,7 +47,10 @@ TEST(LegacyConditionTest, ArgumentCounts) {
             Validate(C("a", "BETWEEN", {S("a")})));
   EXPECT_EQ(std::string(kInvalid) + "Invalid number of argument(s) for the BETWEEN ComparisonOperator",
             Validate(C("a", "BETWEEN", {S("a"), S("b"), S("c")})));
-  EXPECT_EQ("OK", Validate(C("a", "IN", {S("a"), N("1"), S("c")})));
+  EXPECT_EQ("OK", Validate(C("a", "IN", {S("a"), S("b"), S("c")})));
+  // IN's values, like BETWEEN's, are of one type.
+  EXPECT_EQ(std::string(kInvalid) + "AttributeValues inside AttributeValueList must be of same type",
+            Validate(C("a", "IN", {S("a"), N("1"), S("c")})));
   EXPECT_EQ(std::string(kInvalid) + "Invalid number of argument(s) for the IN ComparisonOperator",
             Validate(C("a", "IN", {})));
   LegacyCondition absent;
@@ -123,7 +126,7 @@ TEST(LegacyConditionTest, FilterSemantics) {
   EXPECT_FALSE(Matches({C("s", "NOT_CONTAINS", {S("ell")})}, false, item));
   EXPECT_TRUE(Matches({C("s", "BEGINS_WITH", {S("he")})}, false, item));
   EXPECT_TRUE(Matches({C("n", "IN", {N("1"), N("5")})}, false, item));
-  EXPECT_FALSE(Matches({C("n", "IN", {N("1"), S("5")})}, false, item));
+  EXPECT_FALSE(Matches({C("n", "IN", {N("1"), N("6")})}, false, item));
   EXPECT_TRUE(Matches({C("n", "BETWEEN", {N("5"), N("6")})}, false, item));
   // Attribute names are taken literally, never as paths.
   AttributeMap dotted = {{"a.b", S("v")}};
