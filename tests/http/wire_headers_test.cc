@@ -55,7 +55,7 @@ TEST_F(WireHeadersTest, DescribeEndpointsAnswersThisServer) {
 }
 
 TEST_F(WireHeadersTest, TagResourceAndUntagResourceAnswerAnEmptyBody) {
-  HttpResult created = server_.CreateTable("t", "pk", "S");
+  HttpResult created = server_.CreateTable("tbl", "pk", "S");
   ASSERT_EQ(200, created.status);
   std::string arn = created.json["TableDescription"]["TableArn"].GetString();
   HttpResult r = server_.Call("TagResource", R"({"ResourceArn":")" + arn + R"(","Tags":[{"Key":"k","Value":"v"}]})");
