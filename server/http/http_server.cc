@@ -47,9 +47,9 @@ const char kExposedHeaders[] = "x-amzn-RequestId, x-amz-crc32";
 // callbacks no handle on the connection, and a connection is served by one thread at a time, request by request:
 // each request's state is set when its head has been read (CheckFraming) and reset when it is answered.
 struct Exchange {
-  int refusal_status = 0;            // non-zero: the request is refused with this status before its body is read
-  const char* refusal = nullptr;     // why, for the error's message
-  bool close_connection = false;     // the answer closes the connection: framing is lost, or the body is unread
+  int refusal_status = 0;         // non-zero: the request is refused with this status before its body is read
+  const char* refusal = nullptr;  // why, for the error's message
+  bool close_connection = false;  // the answer closes the connection: framing is lost, or the body is unread
   ContentEncoding encoding = ContentEncoding::kIdentity;  // of the body, which the handler decodes
 };
 thread_local Exchange t_exchange;
@@ -548,8 +548,8 @@ void HttpServer::set_options(const HttpOptions& options) {
   if (options_.max_connections == 0) options_.max_connections = DefaultMaxConnections();
   cors_header_lines_.clear();
   if (OriginAllowed(options_.cors_origins, "*")) {
-    cors_header_lines_ = std::string("Access-Control-Allow-Origin: *\r\nAccess-Control-Expose-Headers: ") +
-                         kExposedHeaders + "\r\n";
+    cors_header_lines_ =
+        std::string("Access-Control-Allow-Origin: *\r\nAccess-Control-Expose-Headers: ") + kExposedHeaders + "\r\n";
   }
   server_->client_cpus().set_enabled(options_.follow_client_cpu);
   server_->set_request_deadline(options_.request_deadline);

@@ -88,8 +88,7 @@ TEST(ContentEncodingHttpTest, CompressedRequestsAreServed) {
   ASSERT_EQ(200, server.CreateTable("tbl", "pk", "S").status);
   HttpResult r = server.Send(Encoded("PutItem", Gzip(R"({"TableName":"tbl","Item":{"pk":{"S":"a"}}})"), "gzip"));
   EXPECT_EQ(200, r.status) << r.Describe();
-  r = server.Send(
-      Encoded("PutItem", Gzip(R"({"TableName":"tbl",)") + Gzip(R"("Item":{"pk":{"S":"b"}}})"), "gzip"));
+  r = server.Send(Encoded("PutItem", Gzip(R"({"TableName":"tbl",)") + Gzip(R"("Item":{"pk":{"S":"b"}}})"), "gzip"));
   EXPECT_EQ(200, r.status) << "multi-member gzip: " << r.Describe();
   r = server.Send(Encoded("PutItem", Compress(R"({"TableName":"tbl","Item":{"pk":{"S":"c"}}})", 15), "deflate"));
   EXPECT_EQ(200, r.status) << r.Describe();
