@@ -142,7 +142,7 @@ TEST(ConnectionsTest, DefaultListensOnBothLoopbackAddresses) {
   options.loopback_both = true;
   TestServer server(options);
   int v4 = ConnectLoopback(server.port());
-  int v6 = ConnectLoopback(server.port(, AF_INET6));
+  int v6 = ConnectLoopback(server.port(), AF_INET6);
   ASSERT_GE(v4, 0);
   ASSERT_GE(v6, 0) << "::1 is not listened on";
   EXPECT_EQ(0u, Exchange(v4).find("HTTP/1.1 200 "));
