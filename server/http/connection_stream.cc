@@ -2,8 +2,10 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
-#include <sys/socket.h>
 #include <poll.h>
+#include <pthread.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/uio.h>
 
 #include <cerrno>
@@ -30,11 +32,14 @@ void AddressOf(const sockaddr_storage& addr, std::string& ip, int& port) {
 }  // namespace
 
 ConnectionStream::ConnectionStream(socket_t sock, ClientCpuAffinity::Connection* client_cpu,
-                                   std::chrono::milliseconds request_deadline)
+                                   std::chrono::milliseconds request_deadline, std::chrono::seconds idle_shed,
+                                   std::chrono::seconds keep_alive)
     : sock_(sock),
       client_cpu_(client_cpu),
       read_buffer_(new char[kReadBufferBytes]),
-      request_deadline_(request_deadline) {}
+      request_deadline_(request_deadline),
+      idle_shed_(idle_shed),
+      keep_alive_(keep_alive) {}
 
 // Reads block (up to the socket's receive timeout) instead of polling first: a poll() per read is a system
 // call per request that buys nothing on a blocking socket.
@@ -79,10 +84,25 @@ ssize_t ConnectionStream::Receive(char* into, size_t size) {
   // Waiting for a new request blocks up to the socket's receive timeout (the keep-alive time).
   if (!mid_request_) {
     ssize_t n;
-    do {
+    while (true) {
       n = ::recv(sock_, into, size, 0);
-    } while (n < 0 && errno == EINTR);
-    if (n > 0) mid_request_ = true;
+      if (n >= 0 || errno != EINTR) {
+        if (n >= 0 || shed_ || idle_shed_.count() == 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) break;
+        // Idle for idle_shed_: give memory back, and wait the rest of the keep-alive time.
+        ShedIdleMemory();
+        shed_ = true;
+        timeval rest{static_cast<long>((keep_alive_ - idle_shed_).count()), 0};
+        setsockopt(sock_, SOL_SOCKET, SO_RCVTIMEO, &rest, sizeof(rest));
+      }
+    }
+    if (n > 0) {
+      mid_request_ = true;
+      if (shed_) {
+        shed_ = false;
+        timeval again{static_cast<long>(idle_shed_.count()), 0};
+        setsockopt(sock_, SOL_SOCKET, SO_RCVTIMEO, &again, sizeof(again));
+      }
+    }
     return n;
   }
   // The rest of a request: usually already here. Otherwise wait, but not past the request's deadline.
@@ -104,6 +124,30 @@ ssize_t ConnectionStream::Receive(char* into, size_t size) {
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - now).count() + 1;
     if (::poll(&fd, 1, static_cast<int>(left)) < 0 && errno != EINTR) return -1;
   }
+}
+
+void ConnectionStream::ShedIdleMemory() {
+  const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  auto release = [page](uintptr_t begin, uintptr_t end) {
+    begin = (begin + page - 1) & ~(page - 1);
+    end &= ~(page - 1);
+    if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
+  };
+  // The receive buffer holds nothing unread (a new request is awaited), and nothing is pending to send.
+  auto buffer = reinterpret_cast<uintptr_t>(read_buffer_.get());
+  release(buffer, buffer + kReadBufferBytes);
+  std::string().swap(pending_);
+  // The stack below this frame (stacks grow down), less a margin for the calls still to come from here.
+  pthread_attr_t attr;
+  if (pthread_getattr_np(pthread_self(), &attr) != 0) return;
+  void* stack_low = nullptr;
+  size_t stack_size = 0;
+  pthread_attr_getstack(&attr, &stack_low, &stack_size);
+  pthread_attr_destroy(&attr);
+  char here;
+  constexpr uintptr_t kMargin = 4 * 1024;  // the calls below need a few hundred bytes
+  auto low = reinterpret_cast<uintptr_t>(stack_low), sp = reinterpret_cast<uintptr_t>(&here);
+  if (sp > low + kMargin && sp < low + stack_size) release(low, sp - kMargin);
 }
 
 ssize_t ConnectionStream::write(const char* ptr, size_t size) {

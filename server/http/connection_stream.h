@@ -11,6 +11,12 @@
 // the first time a receive finds nothing waiting (a client trickling its head or body a byte at a time cannot hold
 // the connection). Only that slow case costs a poll(): a receive first looks without waiting.
 //
+// An idle connection gives its memory back: a thread per connection keeps the stack pages its requests touched,
+// and thousands of idle keep-alive connections would add up. When no new request has come within kIdleShedSeconds
+// (the socket's receive timeout, set by the owner), the stack below the current frame, the receive buffer's pages
+// and the send buffer are returned to the system, and the wait goes on for the rest of the keep-alive time. A busy
+// connection never pays for this: it costs system calls only once per idle period.
+//
 // Not thread-safe: one connection, one thread.
 
 #ifndef DYNAPAGE_SERVER_HTTP_CONNECTION_STREAM_H_
@@ -35,8 +41,11 @@ class ConnectionStream : public httplib::Stream {
 
   // REQUIRES: sock is a connected, blocking stream socket that outlives this object; so does client_cpu, if
   // given, which is told of every receive.
+  // REQUIRES: the socket's receive timeout (SO_RCVTIMEO) is idle_shed, and idle_shed < keep_alive.
   explicit ConnectionStream(socket_t sock, ClientCpuAffinity::Connection* client_cpu = nullptr,
-                            std::chrono::milliseconds request_deadline = std::chrono::seconds(30));
+                            std::chrono::milliseconds request_deadline = std::chrono::seconds(30),
+                            std::chrono::seconds idle_shed = std::chrono::seconds(0),
+                            std::chrono::seconds keep_alive = std::chrono::seconds(0));
 
   using httplib::Stream::write;
 
@@ -67,6 +76,8 @@ class ConnectionStream : public httplib::Stream {
   bool SendAll(const char* first, size_t first_size, const char* second, size_t second_size);
   // recv() with the request deadline applied; returns as recv() does.
   ssize_t Receive(char* into, size_t size);
+  // Gives the memory of an idle connection back (above). Called on the connection's own thread.
+  void ShedIdleMemory();
 
   socket_t sock_;
   ClientCpuAffinity::Connection* client_cpu_;
@@ -80,6 +91,9 @@ class ConnectionStream : public httplib::Stream {
   bool waited_ = false;       // a receive of the current request found nothing waiting: deadline_ is set
   bool deadline_passed_ = false;
   std::chrono::steady_clock::time_point deadline_;
+  std::chrono::seconds idle_shed_;  // 0: never shed
+  std::chrono::seconds keep_alive_;
+  bool shed_ = false;  // the receive timeout is the rest of the keep-alive time, not idle_shed_
 };
 
 }  // namespace dynapage

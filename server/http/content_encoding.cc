@@ -2,6 +2,9 @@
 
 #include <zlib.h>
 
+#include <algorithm>
+#include <memory>
+
 #include "engine/base/check.h"
 
 namespace dynapage {
@@ -36,9 +39,11 @@ ContentEncoding ParseContentEncoding(std::string_view value) {
   return ContentEncoding::kUnknown;
 }
 
-DecodeResult DecodeBody(ContentEncoding encoding, std::string_view body, size_t limit, std::string* out) {
-  DP_DCHECK(encoding == ContentEncoding::kGzip || encoding == ContentEncoding::kDeflate);
-  out->clear();
+namespace {
+// Inflates body. With out null, only counts the decoded bytes (into a scratch buffer): the first pass, which
+// refuses a bomb without holding its output. *size is the count of decoded bytes, up to limit + 1.
+DecodeResult Inflate(ContentEncoding encoding, std::string_view body, size_t limit, char* out, size_t* size) {
+  *size = 0;
   bool gzip = encoding == ContentEncoding::kGzip;
   z_stream z{};
   int window_bits = gzip ? 15 + 16 : (LooksLikeZlib(body) ? 15 : -15);
@@ -46,16 +51,15 @@ DecodeResult DecodeBody(ContentEncoding encoding, std::string_view body, size_t 
   z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(body.data()));
   z.avail_in = static_cast<uInt>(body.size());  // bodies are at most kMaxRequestBytes
   DecodeResult result = DecodeResult::kCorrupt;
+  std::unique_ptr<char[]> scratch(out ? nullptr : new char[kChunk]);
   while (true) {
-    size_t before = out->size();
     // Room for at most one byte past the limit: enough to know the limit is passed, never more.
-    size_t room = std::min(kChunk, limit + 1 - before);
-    out->resize(before + room);
-    z.next_out = reinterpret_cast<Bytef*>(&(*out)[before]);
+    size_t room = std::min(kChunk, limit + 1 - *size);
+    z.next_out = reinterpret_cast<Bytef*>(out ? out + *size : scratch.get());
     z.avail_out = static_cast<uInt>(room);
     int rc = inflate(&z, Z_NO_FLUSH);
-    out->resize(before + (room - z.avail_out));
-    if (out->size() > limit) {
+    *size += room - z.avail_out;
+    if (*size > limit) {
       result = DecodeResult::kTooLarge;
       break;
     }
@@ -72,6 +76,21 @@ DecodeResult DecodeBody(ContentEncoding encoding, std::string_view body, size_t 
     if (rc != Z_OK && rc != Z_BUF_ERROR) break;       // corrupt
   }
   inflateEnd(&z);
+  return result;
+}
+}  // namespace
+
+// Two passes: the first counts and checks, the second fills a string of exactly the decoded size. Compressed
+// requests are rare and small; a bomb or corrupt data costs no memory beyond a 64 KB scratch buffer.
+DecodeResult DecodeBody(ContentEncoding encoding, std::string_view body, size_t limit, std::string* out) {
+  DP_DCHECK(encoding == ContentEncoding::kGzip || encoding == ContentEncoding::kDeflate);
+  out->clear();
+  size_t size = 0;
+  DecodeResult result = Inflate(encoding, body, limit, nullptr, &size);
+  if (result != DecodeResult::kOk) return result;
+  out->resize(size);
+  result = Inflate(encoding, body, limit, &(*out)[0], &size);
+  DP_DCHECK(result == DecodeResult::kOk && size == out->size());
   return result;
 }
 

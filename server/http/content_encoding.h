@@ -21,7 +21,8 @@ ContentEncoding ParseContentEncoding(std::string_view value);
 
 enum class DecodeResult { kOk, kTooLarge, kCorrupt };
 
-// Decodes body into *out. kTooLarge once the decoded bytes would exceed limit (*out then holds a prefix).
+// Decodes body into *out. kTooLarge once the decoded bytes would exceed limit; *out is then empty, and at most
+// 64 KB of decoded output was held at any time.
 // REQUIRES: encoding is kGzip or kDeflate.
 DecodeResult DecodeBody(ContentEncoding encoding, std::string_view body, size_t limit, std::string* out);
 

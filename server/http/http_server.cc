@@ -38,6 +38,8 @@ constexpr size_t kConnectionStackBytes = 8 * 1024 * 1024;
 // Open files kept for the database, the listeners and the process when the connection limit is derived from the
 // open-file limit.
 constexpr size_t kReservedFiles = 1024;
+// A connection idle this long gives back the memory its requests touched (ConnectionStream).
+constexpr std::chrono::seconds kIdleShed(2);
 
 const char kJsonType[] = "application/x-amz-json-1.0";
 const char kExposedHeaders[] = "x-amzn-RequestId, x-amz-crc32";
@@ -46,9 +48,9 @@ const char kExposedHeaders[] = "x-amzn-RequestId, x-amz-crc32";
 // callbacks no handle on the connection, and a connection is served by one thread at a time, request by request:
 // each request's state is set when its head has been read (CheckFraming) and reset when it is answered.
 struct Exchange {
-  int refusal_status = 0;            // non-zero: the request is refused with this status before its body is read
-  const char* refusal = nullptr;     // why, for the error's message
-  bool close_connection = false;     // the answer closes the connection: framing is lost, or the body is unread
+  int refusal_status = 0;         // non-zero: the request is refused with this status before its body is read
+  const char* refusal = nullptr;  // why, for the error's message
+  bool close_connection = false;  // the answer closes the connection: framing is lost, or the body is unread
   ContentEncoding encoding = ContentEncoding::kIdentity;  // of the body, which the handler decodes
 };
 thread_local Exchange t_exchange;
@@ -211,6 +213,28 @@ bool OriginAllowed(const std::vector<std::string>& origins, std::string_view ori
   return false;
 }
 
+// Closes a connection whose last request was refused unread ("lingering close", as web servers do): the answer is
+// sent, then what the client is still sending (a body too large, say) is read and thrown away, so that closing
+// does not reset the connection before the client has read the answer. Nothing read here is ever executed. Stops at
+// end of stream, after kLingerIdle without data, after kLingerBytes or after kLingerTime.
+void CloseLingering(int sock) {
+  constexpr auto kLingerTime = std::chrono::seconds(2);
+  constexpr int kLingerIdleMs = 100;
+  constexpr size_t kLingerBytes = 64 * 1024 * 1024;
+  ::shutdown(sock, SHUT_WR);
+  auto deadline = std::chrono::steady_clock::now() + kLingerTime;
+  size_t discarded = 0;
+  char buffer[64 * 1024];
+  while (discarded < kLingerBytes && std::chrono::steady_clock::now() < deadline) {
+    pollfd fd{sock, POLLIN, 0};
+    if (::poll(&fd, 1, kLingerIdleMs) <= 0) break;
+    ssize_t n = ::recv(sock, buffer, sizeof(buffer), MSG_DONTWAIT);
+    if (n <= 0) break;
+    discarded += static_cast<size_t>(n);
+  }
+  ::close(sock);
+}
+
 // Writes all of text to sock, best effort (a refusal to a client that may not read it).
 void SendBestEffort(int sock, const std::string& text) {
   size_t sent = 0;
@@ -340,18 +364,20 @@ class HttpServer::ConnectionServer : public httplib::Server {
   bool process_and_close_socket(socket_t sock) override {
     int yes = 1;
     setsockopt(sock, IPPROTO_TCP, TCP_NODELAY, &yes, sizeof(yes));
+    timeval idle_shed{kIdleShed.count(), 0};
+    setsockopt(sock, SOL_SOCKET, SO_RCVTIMEO, &idle_shed, sizeof(idle_shed));
     timeval keep_alive{kKeepAliveSeconds, 0};
-    setsockopt(sock, SOL_SOCKET, SO_RCVTIMEO, &keep_alive, sizeof(keep_alive));
     setsockopt(sock, SOL_SOCKET, SO_SNDTIMEO, &keep_alive, sizeof(keep_alive));
     bool ok = false;
     if (Register(sock)) {
       ClientCpuAffinity::Connection client_cpu(&client_cpus_, sock);
-      ConnectionStream stream(sock, &client_cpu, request_deadline_);
+      ConnectionStream stream(sock, &client_cpu, request_deadline_, kIdleShed, std::chrono::seconds(kKeepAliveSeconds));
       std::string remote_ip, local_ip;  // for the request's remote_addr and local_addr
       int remote_port = 0, local_port = 0;
       stream.get_remote_ip_and_port(remote_ip, remote_port);
       stream.get_local_ip_and_port(local_ip, local_port);
       std::function<void(httplib::Request&)> check_framing = CheckFraming;
+      bool refused = false;
       while (true) {
         bool connection_closed = false;
         t_exchange = Exchange();
@@ -359,10 +385,15 @@ class HttpServer::ConnectionServer : public httplib::Server {
                              connection_closed, check_framing);
         ok = stream.Flush() && ok;
         stream.EndRequest();
+        refused = ok && t_exchange.close_connection;
         if (!ok || connection_closed || t_exchange.close_connection || Closing()) break;
         client_cpu.AfterResponse();
       }
       Unregister(sock);
+      if (refused) {
+        CloseLingering(sock);
+        return ok;
+      }
     }
     ::shutdown(sock, SHUT_RDWR);
     ::close(sock);
@@ -518,8 +549,8 @@ void HttpServer::set_options(const HttpOptions& options) {
   if (options_.max_connections == 0) options_.max_connections = DefaultMaxConnections();
   cors_header_lines_.clear();
   if (OriginAllowed(options_.cors_origins, "*")) {
-    cors_header_lines_ = std::string("Access-Control-Allow-Origin: *\r\nAccess-Control-Expose-Headers: ") +
-                         kExposedHeaders + "\r\n";
+    cors_header_lines_ =
+        std::string("Access-Control-Allow-Origin: *\r\nAccess-Control-Expose-Headers: ") + kExposedHeaders + "\r\n";
   }
   server_->client_cpus().set_enabled(options_.follow_client_cpu);
   server_->set_request_deadline(options_.request_deadline);

@@ -72,8 +72,7 @@ TEST(ContentEncodingTest, BombStopsAtTheLimit) {
   ASSERT_LT(bomb.size(), 100u * 1024);
   std::string out;
   EXPECT_EQ(DecodeResult::kTooLarge, DecodeBody(ContentEncoding::kGzip, bomb, kMaxRequestBytes, &out));
-  EXPECT_LE(out.size(), kMaxRequestBytes + 1);
-  EXPECT_LE(out.capacity(), kMaxRequestBytes + 128 * 1024);
+  EXPECT_EQ(0u, out.capacity() > 64 * 1024 ? out.capacity() : 0u) << "the bomb's output was held";
 }
 
 HttpRequest Encoded(const std::string& operation, const std::string& body, const std::string& encoding) {
@@ -86,37 +85,36 @@ HttpRequest Encoded(const std::string& operation, const std::string& body, const
 
 TEST(ContentEncodingHttpTest, CompressedRequestsAreServed) {
   TestServer server;
-  ASSERT_EQ(200, server.CreateTable("t", "pk", "S").status);
-  HttpResult r = server.Send(Encoded("PutItem", Gzip(R"({"TableName":"t","Item":{"pk":{"S":"a"}}})"), "gzip"));
+  ASSERT_EQ(200, server.CreateTable("tbl", "pk", "S").status);
+  HttpResult r = server.Send(Encoded("PutItem", Gzip(R"({"TableName":"tbl","Item":{"pk":{"S":"a"}}})"), "gzip"));
   EXPECT_EQ(200, r.status) << r.Describe();
-  r = server.Send(
-      Encoded("PutItem", Gzip(R"({"TableName":"t",)") + Gzip(R"("Item":{"pk":{"S":"b"}}})"), "gzip"));
+  r = server.Send(Encoded("PutItem", Gzip(R"({"TableName":"tbl",)") + Gzip(R"("Item":{"pk":{"S":"b"}}})"), "gzip"));
   EXPECT_EQ(200, r.status) << "multi-member gzip: " << r.Describe();
-  r = server.Send(Encoded("PutItem", Compress(R"({"TableName":"t","Item":{"pk":{"S":"c"}}})", 15), "deflate"));
+  r = server.Send(Encoded("PutItem", Compress(R"({"TableName":"tbl","Item":{"pk":{"S":"c"}}})", 15), "deflate"));
   EXPECT_EQ(200, r.status) << r.Describe();
-  r = server.Call("Scan", R"({"TableName":"t"})");
+  r = server.Call("Scan", R"({"TableName":"tbl"})");
   EXPECT_EQ(3, r.json["Count"].GetInt()) << r.Describe();
 }
 
 TEST(ContentEncodingHttpTest, BrokenCompressedBodiesAreErrorsAndStoreNothing) {
   TestServer server;
-  ASSERT_EQ(200, server.CreateTable("t", "pk", "S").status);
-  std::string gz = Gzip(R"({"TableName":"t","Item":{"pk":{"S":"a"}}})");
+  ASSERT_EQ(200, server.CreateTable("tbl", "pk", "S").status);
+  std::string gz = Gzip(R"({"TableName":"tbl","Item":{"pk":{"S":"a"}}})");
   HttpResult r = server.Send(Encoded("PutItem", gz.substr(0, gz.size() - 5), "gzip"));
   EXPECT_EQ(400, r.status) << "truncated: " << r.Describe();
   EXPECT_EQ("SerializationException", r.ErrorName()) << r.Describe();
   r = server.Send(Encoded("PutItem", "{\"TableName\":\"t\"}", "gzip"));
   EXPECT_EQ(400, r.status) << "not gzip: " << r.Describe();
-  r = server.Send(Encoded("PutItem", R"({"TableName":"t","Item":{"pk":{"S":"a"}}})", "compress"));
+  r = server.Send(Encoded("PutItem", R"({"TableName":"tbl","Item":{"pk":{"S":"a"}}})", "compress"));
   EXPECT_EQ(400, r.status) << "unknown encoding: " << r.Describe();
   EXPECT_EQ("SerializationException", r.ErrorName()) << r.Describe();
-  r = server.Call("Scan", R"({"TableName":"t"})");
+  r = server.Call("Scan", R"({"TableName":"tbl"})");
   EXPECT_EQ(0, r.json["Count"].GetInt()) << r.Describe();
 }
 
 TEST(ContentEncodingHttpTest, DecompressionBombIsRefusedWith413) {
   TestServer server;
-  std::string json = R"({"TableName":"t","Pad":")" + std::string(20 * 1024 * 1024, 'a') + "\"}";
+  std::string json = R"({"TableName":"tbl","Pad":")" + std::string(20 * 1024 * 1024, 'a') + "\"}";
   HttpResult r = server.Send(Encoded("ListTables", Gzip(json), "gzip"));
   EXPECT_EQ(413, r.status) << r.Describe();
   EXPECT_EQ("RequestEntityTooLargeException", r.ErrorName()) << r.Describe();

@@ -15,37 +15,14 @@
 
 #include "server/http/http_server.h"
 #include "tests/http/http_test_util.h"
+#include "tests/http/raw_http_util.h"
 
 namespace dynapage {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
-const char kSignedHeaders[] =
-    "Content-Type: application/x-amz-json-1.0\r\nX-Amz-Date: 20260101T000000Z\r\n"
-    "Authorization: AWS4-HMAC-SHA256 Credential=a/20260101/us-east-1/dynamodb/aws4_request, "
-    "SignedHeaders=host, Signature=x\r\n";
-
-// A complete, well-formed request of operation with body.
-std::string Request(const std::string& operation, const std::string& body, const std::string& extra = "") {
-  return "POST / HTTP/1.1\r\nHost: x\r\n" + std::string(kSignedHeaders) + "X-Amz-Target: DynamoDB_20120810." +
-         operation + "\r\n" + extra + "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
-}
-
-const std::string kSmuggled = Request("DeleteTable", R"({"TableName":"victim"})");
-
-int Connect(int port) {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(static_cast<uint16_t>(port));
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
-    ::close(fd);
-    return -1;
-  }
-  return fd;
-}
+const std::string kSmuggled = RawRequest("DeleteTable", R"({"TableName":"victim"})");
 
 void SendAll(int fd, const std::string& bytes) {
   size_t sent = 0;
@@ -94,7 +71,7 @@ class FramingTest : public ::testing::Test {
   // a JSON error body and DynamoDB's headers; the connection closed; the table still there.
   void ExpectRefusedAndClosed(const std::string& bad, int status, const std::string& what) {
     SCOPED_TRACE(what);
-    int fd = Connect(server_.port());
+    int fd = ConnectLoopback(server_.port());
     ASSERT_GE(fd, 0);
     SendAll(fd, bad + kSmuggled);
     Received r = ReadUntilClosed(fd, std::chrono::seconds(10));
@@ -118,7 +95,7 @@ class FramingTest : public ::testing::Test {
 };
 
 TEST_F(FramingTest, SmuggledRequestAfterBadFramingNeverRuns) {
-  const std::string start = "POST / HTTP/1.1\r\nHost: x\r\n" + std::string(kSignedHeaders) +
+  const std::string start = "POST / HTTP/1.1\r\nHost: x\r\n" + std::string(kRawSignedHeaders) +
                             "X-Amz-Target: DynamoDB_20120810.ListTables\r\n";
   ExpectRefusedAndClosed(start + "X-Long: " + std::string(9000, 'a') + "\r\nContent-Length: 2\r\n\r\n{}", 400,
                          "a header over 8 KB");
@@ -128,11 +105,12 @@ TEST_F(FramingTest, SmuggledRequestAfterBadFramingNeverRuns) {
   for (int i = 0; i < 120; i++) many += "X-H" + std::to_string(i) + ": v\r\n";
   ExpectRefusedAndClosed(start + many + "Content-Length: 2\r\n\r\n{}", 400, "over 100 headers");
   ExpectRefusedAndClosed("GARBAGE\r\n\r\n", 400, "a bad request line");
-  ExpectRefusedAndClosed("POST /" + std::string(9000, 'a') + " HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n",
-                         400, "a request line over the limit (400, not 414)");
-  ExpectRefusedAndClosed("POST / HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data\r\nContent-Length: 4\r\n"
-                         "\r\nabcd",
-                         400, "multipart without a boundary");
+  ExpectRefusedAndClosed("POST /" + std::string(9000, 'a') + " HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n", 400,
+                         "a request line over the limit (400, not 414)");
+  ExpectRefusedAndClosed(
+      "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data\r\nContent-Length: 4\r\n"
+      "\r\nabcd",
+      400, "multipart without a boundary");
   ExpectRefusedAndClosed(start + "Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400,
                          "Content-Length with Transfer-Encoding");
   ExpectRefusedAndClosed(start + "Transfer-Encoding: chunked\r\nContent-Length: 2\r\n\r\n2\r\n{}\r\n0\r\n\r\n", 400,
@@ -148,7 +126,7 @@ TEST_F(FramingTest, SmuggledRequestAfterBadFramingNeverRuns) {
 
 // Identical repeated Content-Lengths are one length (RFC 9112 §6.3).
 TEST_F(FramingTest, RepeatedIdenticalContentLengthIsAccepted) {
-  HttpResult r = server_.SendRaw("POST / HTTP/1.1\r\nHost: x\r\n" + std::string(kSignedHeaders) +
+  HttpResult r = server_.SendRaw("POST / HTTP/1.1\r\nHost: x\r\n" + std::string(kRawSignedHeaders) +
                                  "X-Amz-Target: DynamoDB_20120810.ListTables\r\nConnection: close\r\n"
                                  "Content-Length: 2\r\nContent-Length: 2\r\n\r\n{}");
   EXPECT_EQ(200, r.status) << r.Describe();
@@ -156,7 +134,7 @@ TEST_F(FramingTest, RepeatedIdenticalContentLengthIsAccepted) {
 
 // The 413 answer is a DynamoDB error with a JSON body.
 TEST_F(FramingTest, BodyTooLargeIsAJsonError) {
-  HttpResult r = server_.SendRaw("POST / HTTP/1.1\r\nHost: x\r\n" + std::string(kSignedHeaders) +
+  HttpResult r = server_.SendRaw("POST / HTTP/1.1\r\nHost: x\r\n" + std::string(kRawSignedHeaders) +
                                  "X-Amz-Target: DynamoDB_20120810.ListTables\r\nContent-Length: 16777217\r\n\r\n{}");
   EXPECT_EQ(413, r.status) << r.Describe();
   EXPECT_EQ("RequestEntityTooLargeException", r.ErrorName()) << r.Describe();
@@ -167,10 +145,10 @@ TEST_F(FramingTest, BodyTooLargeIsAJsonError) {
 
 // A POST without Content-Length or Transfer-Encoding has an empty body (RFC 9112 §6.3): answered at once.
 TEST_F(FramingTest, PostWithoutBodyLengthIsAnsweredAtOnce) {
-  int fd = Connect(server_.port());
+  int fd = ConnectLoopback(server_.port());
   ASSERT_GE(fd, 0);
   auto start = Clock::now();
-  SendAll(fd, "POST / HTTP/1.1\r\nHost: x\r\n" + std::string(kSignedHeaders) +
+  SendAll(fd, "POST / HTTP/1.1\r\nHost: x\r\n" + std::string(kRawSignedHeaders) +
                   "X-Amz-Target: DynamoDB_20120810.ListTables\r\n\r\n");
   std::string answer;
   char buf[4096];
@@ -197,10 +175,10 @@ TestServerOptions ShortDeadline() {
 // A body announced but never sent times out and frees its connection.
 TEST(RequestDeadlineTest, BodyThatNeverArrivesTimesOut) {
   TestServer server(ShortDeadline());
-  int fd = Connect(server.port());
+  int fd = ConnectLoopback(server.port());
   ASSERT_GE(fd, 0);
   auto start = Clock::now();
-  SendAll(fd, "POST / HTTP/1.1\r\nHost: x\r\n" + std::string(kSignedHeaders) +
+  SendAll(fd, "POST / HTTP/1.1\r\nHost: x\r\n" + std::string(kRawSignedHeaders) +
                   "X-Amz-Target: DynamoDB_20120810.ListTables\r\nContent-Length: 10\r\n\r\n{}");
   Received r = ReadUntilClosed(fd, std::chrono::seconds(10));
   ::close(fd);
@@ -216,7 +194,7 @@ TEST(RequestDeadlineTest, BodyThatNeverArrivesTimesOut) {
 // A client trickling its request head a byte at a time is disconnected at the deadline.
 TEST(RequestDeadlineTest, SlowHeaderClientIsDisconnected) {
   TestServer server(ShortDeadline());
-  int fd = Connect(server.port());
+  int fd = ConnectLoopback(server.port());
   ASSERT_GE(fd, 0);
   auto start = Clock::now();
   std::string head = "POST / HTTP/1.1\r\nHost: x\r\nX-Slow: " + std::string(200, 'a');
@@ -245,9 +223,9 @@ TEST(RequestDeadlineTest, SlowHeaderClientIsDisconnected) {
 // A request whose parts arrive apart, but within the deadline, is served.
 TEST(RequestDeadlineTest, RequestInPiecesWithinTheDeadlineIsServed) {
   TestServer server(ShortDeadline());
-  int fd = Connect(server.port());
+  int fd = ConnectLoopback(server.port());
   ASSERT_GE(fd, 0);
-  std::string request = Request("ListTables", "{}", "Connection: close\r\n");
+  std::string request = RawRequest("ListTables", "{}", "Connection: close\r\n");
   SendAll(fd, request.substr(0, 20));
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
   SendAll(fd, request.substr(20));

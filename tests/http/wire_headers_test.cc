@@ -13,7 +13,8 @@
 namespace dynapage {
 namespace {
 
-const std::regex kHttpDate("^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} [A-Z][a-z]{2} [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$");
+const std::regex kHttpDate(
+    "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} [A-Z][a-z]{2} [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$");
 
 class WireHeadersTest : public ::testing::Test {
  protected:
@@ -28,8 +29,8 @@ TEST_F(WireHeadersTest, EveryAnswerHasADate) {
   HttpResult health = server_.Send(get);
   HttpResult refused = server_.SendRaw("GARBAGE\r\n\r\n");
   for (const HttpResult* r : {&ok, &error, &health, &refused}) {
-    EXPECT_TRUE(std::regex_match(r->Header("Date"), kHttpDate)) << "Date: '" << r->Header("Date") << "' in "
-                                                                << r->Describe();
+    EXPECT_TRUE(std::regex_match(r->Header("Date"), kHttpDate))
+        << "Date: '" << r->Header("Date") << "' in " << r->Describe();
   }
 }
 
@@ -55,7 +56,7 @@ TEST_F(WireHeadersTest, DescribeEndpointsAnswersThisServer) {
 }
 
 TEST_F(WireHeadersTest, TagResourceAndUntagResourceAnswerAnEmptyBody) {
-  HttpResult created = server_.CreateTable("t", "pk", "S");
+  HttpResult created = server_.CreateTable("tbl", "pk", "S");
   ASSERT_EQ(200, created.status);
   std::string arn = created.json["TableDescription"]["TableArn"].GetString();
   HttpResult r = server_.Call("TagResource", R"({"ResourceArn":")" + arn + R"(","Tags":[{"Key":"k","Value":"v"}]})");
