@@ -20,30 +20,24 @@ Status ReadStreamSpecification(const RequestReader& r, StreamSpecificationInput*
   return Status::OK();
 }
 
-Status CreateTableStreamCheck(const StreamSpecificationInput& spec) {
+namespace {
+// The view type required to enable and refused to disable, each refusal in the operation's words.
+Status CheckViewType(const StreamSpecificationInput& spec, const char* required, const char* refused) {
   if (!spec.present) return Status::OK();
-  if (*spec.enabled && !spec.view_type) {
-    return Status::Validation(std::string(kInvalidParameterPrefix) +
-                              "Table is being created with a stream enabled, UpdateViewType is required");
-  }
-  if (!*spec.enabled && spec.view_type) {
-    return Status::Validation(std::string(kInvalidParameterPrefix) +
-                              "Table is being created with a stream disabled, UpdateViewType should not be specified");
-  }
+  if (*spec.enabled && !spec.view_type) return Status::Validation(std::string(kInvalidParameterPrefix) + required);
+  if (!*spec.enabled && spec.view_type) return Status::Validation(std::string(kInvalidParameterPrefix) + refused);
   return Status::OK();
+}
+}  // namespace
+
+Status CreateTableStreamCheck(const StreamSpecificationInput& spec) {
+  return CheckViewType(spec, "Table is being created with a stream enabled, UpdateViewType is required",
+                       "Table is being created with a stream disabled, UpdateViewType should not be specified");
 }
 
 Status UpdateTableStreamCheck(const StreamSpecificationInput& spec) {
-  if (!spec.present) return Status::OK();
-  if (*spec.enabled && !spec.view_type) {
-    return Status::Validation(std::string(kInvalidParameterPrefix) +
-                              "If stream is being enabled then UpdateViewType is required");
-  }
-  if (!*spec.enabled && spec.view_type) {
-    return Status::Validation(std::string(kInvalidParameterPrefix) +
-                              "If stream is being disabled, then UpdateViewType must not be specified");
-  }
-  return Status::OK();
+  return CheckViewType(spec, "If stream is being enabled then UpdateViewType is required",
+                       "If stream is being disabled, then UpdateViewType must not be specified");
 }
 
 }  // namespace dynapage

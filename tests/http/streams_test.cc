@@ -179,7 +179,7 @@ TEST_F(StreamsTest, SingleAndBatchWritesMakeRecordsOnlyForChanges) {
                    R"("ExpressionAttributeNames":{"#n":"name"},"ExpressionAttributeValues":{":v":{"S":"Fred"}}})");
   Ok("DeleteItem", R"({"TableName":"tab","Key":{"id":{"S":"C"}}})");
   HttpResult r = server_.Call("PutItem", R"({"TableName":"tab","Item":{"id":{"S":"A"}},)"
-                                         R"("ConditionExpression":"attribute_not_exists(id)"})");
+                                         R"x("ConditionExpression":"attribute_not_exists(id)"})x");
   EXPECT_EQ("ConditionalCheckFailedException", r.ErrorName());
 
   std::vector<StreamRecordText> records = ReadAll(server_, arn);
@@ -195,8 +195,10 @@ TEST_F(StreamsTest, SingleAndBatchWritesMakeRecordsOnlyForChanges) {
   // Sequence numbers: 21 digits, rising by one; records shaped as GetRecords returns them.
   for (size_t i = 0; i < records.size(); i++) {
     EXPECT_EQ(21u, records[i].sequence_number.size());
-    if (i) EXPECT_EQ(1, std::stoll(records[i].sequence_number.substr(10)) -
-                            std::stoll(records[i - 1].sequence_number.substr(10)));
+    if (i) {
+      EXPECT_EQ(1, std::stoll(records[i].sequence_number.substr(10)) -
+                       std::stoll(records[i - 1].sequence_number.substr(10)));
+    }
   }
   rapidjson::Document record;
   record.Parse(records[0].json.c_str());
@@ -213,9 +215,11 @@ TEST_F(StreamsTest, SingleAndBatchWritesMakeRecordsOnlyForChanges) {
 TEST_F(StreamsTest, UpdateItemEvents) {
   std::string arn = CreateWithStream();
   // Creates the item; sets the same value again; removes an absent attribute; changes it.
-  for (const char* update : {"SET v = :one", "SET v = :one", "REMOVE w", "ADD v :one"}) {
-    Ok("UpdateItem", R"({"TableName":"tab","Key":{"id":{"S":"u"}},"UpdateExpression":")" + std::string(update) +
-                         R"(","ExpressionAttributeValues":{":one":{"N":"1"}}})");
+  for (std::string update : {"SET v = :one", "SET v = :one", "REMOVE w", "ADD v :one"}) {
+    std::string values =
+        update.find(":one") == std::string::npos ? "" : R"(,"ExpressionAttributeValues":{":one":{"N":"1"}})";
+    Ok("UpdateItem",
+       R"({"TableName":"tab","Key":{"id":{"S":"u"}},"UpdateExpression":")" + update + "\"" + values + "}");
   }
   std::vector<StreamRecordText> records = ReadAll(server_, arn);
   ASSERT_EQ(Strings({"INSERT u", "MODIFY u"}), Events(records));
@@ -227,18 +231,20 @@ TEST_F(StreamsTest, TransactionsWriteRecordsInOrderAndCancelledOnesNone) {
   Ok("PutItem", R"({"TableName":"tab","Item":{"id":{"S":"keep"},"v":{"N":"1"}}})");
   Ok("PutItem", R"({"TableName":"tab","Item":{"id":{"S":"gone"}}})");
   Ok("PutItem", R"({"TableName":"tab","Item":{"id":{"S":"other"}}})");
-  Ok("TransactWriteItems", R"({"TransactItems":[
+  Ok("TransactWriteItems", R"x({"TransactItems":[
       {"Put":{"TableName":"tab","Item":{"id":{"S":"new"}}}},
       {"Update":{"TableName":"tab","Key":{"id":{"S":"keep"}},"UpdateExpression":"SET v = :v",
                  "ExpressionAttributeValues":{":v":{"N":"1"}}}},
-      {"ConditionCheck":{"TableName":"tab","Key":{"id":{"S":"other"}},"ConditionExpression":"attribute_exists(id)"}},
+      {"ConditionCheck":{"TableName":"tab","Key":{"id":{"S":"other"}},
+                         "ConditionExpression":"attribute_exists(id)"}},
       {"Delete":{"TableName":"tab","Key":{"id":{"S":"gone"}}}},
       {"Update":{"TableName":"tab","Key":{"id":{"S":"fresh"}},"UpdateExpression":"SET v = :v",
-                 "ExpressionAttributeValues":{":v":{"N":"1"}}}}]})");
-  HttpResult r = server_.Call("TransactWriteItems", R"({"TransactItems":[
+                 "ExpressionAttributeValues":{":v":{"N":"1"}}}}]})x");
+  HttpResult r = server_.Call("TransactWriteItems", R"x({"TransactItems":[
       {"Put":{"TableName":"tab","Item":{"id":{"S":"never"}}}},
-      {"ConditionCheck":{"TableName":"tab","Key":{"id":{"S":"keep"}},"ConditionExpression":"attribute_not_exists(id)"}}
-      ]})");
+      {"ConditionCheck":{"TableName":"tab","Key":{"id":{"S":"keep"}},
+                         "ConditionExpression":"attribute_not_exists(id)"}}
+      ]})x");
   EXPECT_EQ("TransactionCanceledException", r.ErrorName());
   std::vector<StreamRecordText> records = ReadAll(server_, arn);
   EXPECT_EQ(Strings({"INSERT keep", "INSERT gone", "INSERT other", "INSERT new", "REMOVE gone", "INSERT fresh"}),
@@ -326,7 +332,7 @@ TEST_F(StreamsTest, IndexBackfillAndTablesWithoutStreamsWriteNoRecords) {
   std::string arn = CreateWithStream();
   Ok("PutItem", R"({"TableName":"tab","Item":{"id":{"S":"a"},"g":{"S":"x"}}})");
   Ok("UpdateTable", R"({"TableName":"tab","AttributeDefinitions":[{"AttributeName":"g","AttributeType":"S"}],
-      "GlobalSecondaryIndexUpdates":[{"Create":{"IndexName":"gi","KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],
+      "GlobalSecondaryIndexUpdates":[{"Create":{"IndexName":"gsi","KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],
       "Projection":{"ProjectionType":"ALL"}}}]})");
   ASSERT_EQ(200, server_.Call("CreateTable", CreateBody("plain", "")).status);
   Ok("PutItem", R"({"TableName":"plain","Item":{"id":{"S":"p"}}})");
@@ -488,7 +494,8 @@ TEST_F(StreamsTest, ListAndDescribePagination) {
                                                  R"("})");
   EXPECT_EQ(0u, r.json["StreamDescription"]["Shards"].Size()) << r.Describe();
   r = CallStreams(server_, "DescribeStream",
-                  R"({"StreamArn":")" + arn + R"(","ShardFilter":{"Type":"CHILD_SHARDS","ShardId":")" + shard + R"("}})");
+                  R"({"StreamArn":")" + arn + R"(","ShardFilter":{"Type":"CHILD_SHARDS","ShardId":")" + shard +
+                      R"("}})");
   EXPECT_EQ(0u, r.json["StreamDescription"]["Shards"].Size()) << r.Describe();
   EXPECT_EQ(Canonical(R"([{"AttributeName":"id","KeyType":"HASH"}])"),
             JsonText(r.json["StreamDescription"]["KeySchema"]));

@@ -25,7 +25,7 @@ class TtlExpiryTest : public ::testing::Test {
     HttpResult r = server_.Call("CreateTable", R"({"TableName":"tab","BillingMode":"PAY_PER_REQUEST",
         "AttributeDefinitions":[{"AttributeName":"id","AttributeType":"S"},{"AttributeName":"g","AttributeType":"S"}],
         "KeySchema":[{"AttributeName":"id","KeyType":"HASH"}],
-        "GlobalSecondaryIndexes":[{"IndexName":"gi","KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],
+        "GlobalSecondaryIndexes":[{"IndexName":"gsi","KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],
                                    "Projection":{"ProjectionType":"ALL"}}],
         "StreamSpecification":{"StreamEnabled":true,"StreamViewType":"NEW_AND_OLD_IMAGES"}})");
     ASSERT_EQ(200, r.status) << r.Describe();
@@ -70,7 +70,7 @@ TEST_F(TtlExpiryTest, OnlyPastEpochSecondNumbersWithinFiveYearsExpire) {
   EXPECT_EQ(3, Sweep(server_));
   Strings kept = {"future", "millis", "missing", "negative", "nested", "six_years", "string"};
   EXPECT_EQ(kept, Ids());
-  EXPECT_EQ(kept, Ids("gi"));  // index entries went with the items
+  EXPECT_EQ(kept, Ids("gsi"));  // index entries went with the items
   EXPECT_EQ(0, Sweep(server_));
   HttpResult r = server_.Call("DescribeTable", R"({"TableName":"tab"})");
   EXPECT_EQ(7, r.json["Table"]["ItemCount"].GetInt64());
