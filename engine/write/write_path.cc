@@ -68,6 +68,9 @@ Status WritePath::DeleteTable(const RequestContext& ctx, const std::string& name
     Catalog::DeleteStats(keyspace, &batch);
   }
   DP_RETURN_IF_ERROR(storage_->Write(&batch));
+  for (uint32_t keyspace : keyspaces) {
+    Reclaim(keyspace, reclaim_policy_.OnKeyspaceDropped(keyspace, catalog_->StatsOf(keyspace)));
+  }
   catalog_->RemoveTable(name);
   catalog_->RemoveStats(keyspaces);
   return Status::OK();
@@ -117,6 +120,9 @@ Status WritePath::ChangeTable(const RequestContext& ctx, const std::string& name
   }
   for (const auto& [keyspace, stats] : added_stats) catalog_->PutStats(keyspace, stats, &batch);
   DP_RETURN_IF_ERROR(storage_->Write(&batch));
+  for (uint32_t keyspace : dropped) {
+    Reclaim(keyspace, reclaim_policy_.OnKeyspaceDropped(keyspace, catalog_->StatsOf(keyspace)));
+  }
   catalog_->SetTable(std::make_shared<const TableDefinition>(std::move(next)));
   catalog_->RemoveStats(dropped);
   catalog_->SetStats(added_stats);
@@ -264,7 +270,20 @@ Status WritePath::ApplyWrites(const RequestContext& ctx, std::vector<ItemWrite>*
   }
   DP_RETURN_IF_ERROR(storage_->Write(&batch));
   catalog_->SetStats(updated);
+  for (const auto& [keyspace, stats] : updated) {
+    const int64_t change = deltas[keyspace].size_bytes;
+    if (change < 0) Reclaim(keyspace, reclaim_policy_.OnItemsDeleted(keyspace, -change, stats));
+  }
   return Status::OK();
+}
+
+void WritePath::Reclaim(uint32_t keyspace, SpaceReclaimPolicy::Action action) {
+  if (action == SpaceReclaimPolicy::Action::kKeyspace) {
+    std::string prefix = KeyspacePrefix(keyspace);
+    storage_->ReclaimSoon(prefix, PrefixSuccessor(prefix));
+  } else if (action == SpaceReclaimPolicy::Action::kEverything) {
+    storage_->ReclaimSoon("", "");
+  }
 }
 
 }  // namespace dynapage
