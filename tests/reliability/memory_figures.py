@@ -27,7 +27,7 @@ def delete_all(client, table, items):
 
 
 def watch(server, label, seconds):
-    """RSS every second for `seconds`; returns the seconds until it was lowest and that lowest RSS."""
+    """Prints RSS every second for `seconds`."""
     start = time.monotonic()
     samples = []
     while True:
@@ -36,9 +36,7 @@ def watch(server, label, seconds):
         if elapsed >= seconds:
             break
         time.sleep(1)
-    low = min(samples, key=lambda s: s[1])
     print(f"  {label}: " + ", ".join(f"{t:.0f}s {r / MB:.0f}" for t, r in samples) + " MB")
-    return low
 
 
 def main():
@@ -62,37 +60,34 @@ def main():
 
 def items(server, client, args):
     value = "x" * 1000
-    if True:
-        client.create_table("memory")
-        t0 = time.monotonic()
-        fill(client, "memory", args.items, value)
-        print(f"wrote {args.items} items of 1 KB in {time.monotonic() - t0:.1f}s: RSS {server.rss_bytes() / MB:.1f} MB")
-        t0 = time.monotonic()
-        delete_all(client, "memory", args.items)
-        print(f"deleted every item in {time.monotonic() - t0:.1f}s: RSS {server.rss_bytes() / MB:.1f} MB")
-        watch(server, "after deleting every item", args.watch)
-        fill(client, "memory", args.items, value)
-        print(f"wrote them again: RSS {server.rss_bytes() / MB:.1f} MB")
-        client.ok("DeleteTable", {"TableName": "memory"})
-        print(f"deleted the table: RSS {server.rss_bytes() / MB:.1f} MB")
-        watch(server, "after deleting the table", args.watch)
+    client.create_table("memory")
+    t0 = time.monotonic()
+    fill(client, "memory", args.items, value)
+    print(f"wrote {args.items} items of 1 KB in {time.monotonic() - t0:.1f}s: RSS {server.rss_bytes() / MB:.1f} MB")
+    t0 = time.monotonic()
+    delete_all(client, "memory", args.items)
+    print(f"deleted every item in {time.monotonic() - t0:.1f}s: RSS {server.rss_bytes() / MB:.1f} MB")
+    watch(server, "after deleting every item", args.watch)
+    fill(client, "memory", args.items, value)
+    print(f"wrote them again: RSS {server.rss_bytes() / MB:.1f} MB")
+    client.ok("DeleteTable", {"TableName": "memory"})
+    print(f"deleted the table: RSS {server.rss_bytes() / MB:.1f} MB")
+    watch(server, "after deleting the table", args.watch)
 
 
 def cycles(server, client, args):
-    if True:
-
-        for i in range(50):  # warm-up: thread, allocator and RocksDB structures of a first few tables
-            client.create_table(f"warm{i}")
-            client.ok("DeleteTable", {"TableName": f"warm{i}"})
-        time.sleep(2)
-        before = server.rss_bytes()
-        for i in range(args.cycles):
-            client.create_table(f"cycle{i}")
-            client.ok("DeleteTable", {"TableName": f"cycle{i}"})
-        time.sleep(2)
-        after = server.rss_bytes()
-        print(f"{args.cycles} CreateTable/DeleteTable cycles: RSS {before / MB:.1f} -> {after / MB:.1f} MB "
-              f"({(after - before) / 1024 / max(args.cycles, 1):.1f} KB a cycle)")
+    for i in range(50):  # warm-up: thread, allocator and RocksDB structures of a first few tables
+        client.create_table(f"warm{i}")
+        client.ok("DeleteTable", {"TableName": f"warm{i}"})
+    time.sleep(2)
+    before = server.rss_bytes()
+    for i in range(args.cycles):
+        client.create_table(f"cycle{i}")
+        client.ok("DeleteTable", {"TableName": f"cycle{i}"})
+    time.sleep(2)
+    after = server.rss_bytes()
+    print(f"{args.cycles} CreateTable/DeleteTable cycles: RSS {before / MB:.1f} -> {after / MB:.1f} MB "
+          f"({(after - before) / 1024 / max(args.cycles, 1):.1f} KB a cycle)")
 
 
 if __name__ == "__main__":
