@@ -29,6 +29,8 @@ namespace {
 rocksdb::Slice ToSlice(std::string_view s) { return rocksdb::Slice(s.data(), s.size()); }
 Status FromRocks(const rocksdb::Status& s) {
   if (s.ok()) return Status::OK();
+  // docs/behaviour.md §9, "Storage": a full disk is an InternalServerError, whose message names no file.
+  if (s.IsNoSpace()) return Status::Internal("storage: no space left on device; the write was not applied");
   return Status::Internal("storage: " + s.ToString());
 }
 struct Bounds {
