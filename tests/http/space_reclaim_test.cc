@@ -22,7 +22,7 @@ class SpaceReclaimTest : public ::testing::Test {
     for (int start = 0; start < kItems; start += 25) {
       std::string requests;
       for (int i = start; i < start + 25; i++) {
-        std::string key = R"({"id":{"S":"item)" + std::to_string(i) + R"("})";
+        std::string key = R"({"id":{"S":"item)" + std::to_string(i) + R"("}})";
         if (!requests.empty()) requests += ",";
         requests += put ? R"({"PutRequest":{"Item":{"id":{"S":"item)" + std::to_string(i) +
                               R"("},"g":{"S":"g)" + std::to_string(i % 7) + R"("},"v":{"S":")" + filler + R"("}}}})"
