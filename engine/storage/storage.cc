@@ -1,9 +1,16 @@
 #include "engine/storage/storage.h"
 
 #include <algorithm>
+#include <mutex>
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
+#include <rocksdb/cache.h>
 #include <rocksdb/db.h>
 #include <rocksdb/env.h>
+#include <rocksdb/file_system.h>
 #include <rocksdb/filter_policy.h>
 #include <rocksdb/iterator.h>
 #include <rocksdb/options.h>
@@ -13,6 +20,8 @@
 
 #include "engine/base/check.h"
 #include "engine/storage/in_memory_env.h"
+#include "engine/storage/owner_only_file_system.h"
+#include "engine/storage/space_reclaimer.h"
 
 namespace dynapage {
 
@@ -20,6 +29,8 @@ namespace {
 rocksdb::Slice ToSlice(std::string_view s) { return rocksdb::Slice(s.data(), s.size()); }
 Status FromRocks(const rocksdb::Status& s) {
   if (s.ok()) return Status::OK();
+  // docs/behaviour.md §9, "Storage": a full disk is an InternalServerError, whose message names no file.
+  if (s.IsNoSpace()) return Status::Internal("storage: no space left on device; the write was not applied");
   return Status::Internal("storage: " + s.ToString());
 }
 struct Bounds {
@@ -27,8 +38,12 @@ struct Bounds {
 };
 }  // namespace
 
-Status Storage::Open(const std::string& path, std::unique_ptr<Storage>* out) {
-  std::unique_ptr<Storage> storage(new Storage());
+namespace {
+
+// The block cache RocksDB would make by itself (8 MB), made here so that a reclaim can empty it.
+constexpr size_t kBlockCacheBytes = 8 << 20;
+
+rocksdb::Options StoreOptions(const std::shared_ptr<rocksdb::Cache>& block_cache) {
   rocksdb::Options options;
   options.create_if_missing = true;
   // Small footprint at idle: RocksDB allocates lazily; cap the background work for a 2-core laptop or CI box.
@@ -51,26 +66,73 @@ Status Storage::Open(const std::string& path, std::unique_ptr<Storage>* out) {
   options.memtable_whole_key_filtering = true;
   rocksdb::BlockBasedTableOptions table_options;
   table_options.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
+  table_options.block_cache = block_cache;
   options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table_options));
-  std::string db_path = path;
-  if (path.empty()) {
-    storage->mem_env_ = NewInMemoryEnv();
-    options.env = storage->mem_env_.get();
-    options.fail_if_options_file_error = false;  // the in-memory Env keeps no OPTIONS file
-    db_path = "/dynapage-in-memory";
-    storage->in_memory_ = true;
-  } else {
-    storage->in_memory_ = false;
-  }
+  return options;
+}
+
+// glibc raises its thresholds as the process frees large blocks, up to mmap 32 MB and trim 64 MB: every thread's
+// arena may then keep 64 MB of free memory at its top for ever, which malloc_trim does not give back either (it
+// trims only the main arena's top). Fixed thresholds: blocks up to 32 MB from the arenas (the same as the
+// raised threshold: no system call per large request buffer), and an arena's top given back beyond 4 MB.
+void LimitAllocatorRetention() {
+#ifdef __GLIBC__
+  static std::once_flag once;
+  std::call_once(once, [] {
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 4 << 20);
+  });
+#endif
+}
+
+// While the disk stays full, each write tried would otherwise make RocksDB attempt a flush.
+constexpr std::chrono::seconds kResumeInterval{1};
+
+}  // namespace
+
+Status Storage::Open(const std::string& path, std::unique_ptr<Storage>* out) {
+  if (!path.empty()) return Open(path, nullptr, out);
+  std::unique_ptr<Storage> storage(new Storage());
+  storage->block_cache_ = rocksdb::NewLRUCache(kBlockCacheBytes);
+  rocksdb::Options options = StoreOptions(storage->block_cache_);
+  storage->mem_env_ = NewInMemoryEnv();
+  options.env = storage->mem_env_.get();
+  options.fail_if_options_file_error = false;  // the in-memory Env keeps no OPTIONS file
+  storage->in_memory_ = true;
+  return OpenWith(std::move(options), "/dynapage-in-memory", std::move(storage), out);
+}
+
+Status Storage::Open(const std::string& path, rocksdb::Env* env, std::unique_ptr<Storage>* out) {
+  DP_DCHECK(!path.empty());
+  rocksdb::IOStatus made = MakeOwnerOnlyDirectory(path);
+  if (!made.ok()) return Status::Internal("cannot open storage at " + path + ": " + made.ToString());
+  std::unique_ptr<Storage> storage(new Storage());
+  storage->block_cache_ = rocksdb::NewLRUCache(kBlockCacheBytes);
+  rocksdb::Options options = StoreOptions(storage->block_cache_);
+  rocksdb::Env* base = env ? env : rocksdb::Env::Default();
+  storage->disk_env_ = rocksdb::NewCompositeEnv(NewOwnerOnlyFileSystem(base->GetFileSystem()));
+  options.env = storage->disk_env_.get();
+  storage->in_memory_ = false;
+  return OpenWith(std::move(options), path, std::move(storage), out);
+}
+
+Status Storage::OpenWith(rocksdb::Options options, const std::string& path, std::unique_ptr<Storage> storage,
+                         std::unique_ptr<Storage>* out) {
+  LimitAllocatorRetention();
   rocksdb::DB* db = nullptr;
-  rocksdb::Status s = rocksdb::DB::Open(options, db_path, &db);
-  if (!s.ok()) return Status::Internal("cannot open storage at " + db_path + ": " + s.ToString());
+  rocksdb::Status s = rocksdb::DB::Open(options, path, &db);
+  if (!s.ok()) return Status::Internal("cannot open storage at " + path + ": " + s.ToString());
   storage->db_.reset(db);
+  Storage* self = storage.get();
+  storage->reclaimer_ = std::make_unique<SpaceReclaimer>(
+      [self](const std::vector<SpaceReclaimer::Range>& ranges) { self->Reclaim(ranges); });
   *out = std::move(storage);
   return Status::OK();
 }
 
 Storage::~Storage() {
+  if (db_) db_->DisableManualCompaction();  // a reclaim in progress stops at once
+  reclaimer_.reset();
   DropParked();  // before the database closes: RocksDB's iterators must not outlive it
   if (db_) {
     db_->Close();
@@ -140,7 +202,10 @@ Status Storage::MultiGet(const std::vector<std::string_view>& keys, std::vector<
 Status Storage::Write(Batch* batch) {
   rocksdb::WriteOptions options;
   options.disableWAL = in_memory_;
-  Status s = FromRocks(db_->Write(options, batch->batch_.get()));
+  rocksdb::Status written = db_->Write(options, batch->batch_.get());
+  // A failed write was not applied: once the store takes writes again, trying it again is safe.
+  if (written.IsIOError() && ResumeAfterError()) written = db_->Write(options, batch->batch_.get());
+  Status s = FromRocks(written);
   if (parked_count_.load(std::memory_order_relaxed) > 0) DropParked();
   return s;
 }
@@ -200,6 +265,52 @@ void Storage::DropParked() const {
 Status Storage::Flush() {
   if (in_memory_) return Status::OK();
   return FromRocks(db_->Flush(rocksdb::FlushOptions()));
+}
+
+bool Storage::ResumeAfterError() {
+  std::lock_guard<std::mutex> lock(resume_mu_);
+  const auto now = std::chrono::steady_clock::now();
+  if (last_resume_ != std::chrono::steady_clock::time_point() && now - last_resume_ < kResumeInterval) return false;
+  last_resume_ = now;
+  // Resume clears RocksDB's background error and flushes every memtable to new table files, so the write-ahead
+  // log the failed write may have left a torn record in is no longer needed; it fails while the disk is full.
+  if (!db_->Resume().ok()) return false;
+  last_resume_ = std::chrono::steady_clock::time_point();
+  return true;
+}
+
+void Storage::ReclaimSoon(std::string begin, std::string end) {
+  reclaimer_->Request({std::move(begin), std::move(end)});
+}
+
+void Storage::WaitForReclaim() const { reclaimer_->WaitUntilIdle(); }
+
+void Storage::Reclaim(const std::vector<std::pair<std::string, std::string>>& ranges) {
+  DropParked();  // a parked iterator pins the memtables and files the compaction is to free
+  // The memtable holds the tombstones (and maybe the deleted items): flushing it frees its memory and lets the
+  // compaction see them. Best effort: a failure (a full disk) leaves things as they were.
+  rocksdb::FlushOptions flush;
+  flush.allow_write_stall = true;
+  if (!db_->Flush(flush).ok()) return;
+  rocksdb::CompactRangeOptions compact;
+  compact.exclusive_manual_compaction = false;  // automatic compactions go on beside it
+  for (const auto& [begin, end] : ranges) {
+    rocksdb::Slice lower(begin), upper(end);
+    if (!db_->CompactRange(compact, &lower, end.empty() ? nullptr : &upper).ok()) return;
+  }
+  // The cached blocks of the files just deleted are of no more use; the others are read again as needed.
+  block_cache_->EraseUnRefEntries();
+#ifdef __GLIBC__
+  // glibc keeps freed memory in its arenas for later allocations; hand the free pages back to the system.
+  malloc_trim(0);
+#endif
+}
+
+Storage::Usage Storage::GetUsage() const {
+  Usage usage;
+  db_->GetIntProperty(rocksdb::DB::Properties::kTotalSstFilesSize, &usage.table_file_bytes);
+  db_->GetIntProperty(rocksdb::DB::Properties::kSizeAllMemTables, &usage.memtable_bytes);
+  return usage;
 }
 
 }  // namespace dynapage

@@ -131,6 +131,9 @@ Status WritePath::DeleteTable(const RequestContext& ctx, const std::string& name
   if (table.stream_id) closed = ClosedStream(ctx, table.stream_id, &batch);
   DP_RETURN_IF_ERROR(storage_->Write(&batch));
   if (closed) catalog_->mutable_streams().SetStream(*closed);
+  for (uint32_t keyspace : keyspaces) {
+    Reclaim(keyspace, reclaim_policy_.OnKeyspaceDropped(keyspace, catalog_->StatsOf(keyspace)));
+  }
   catalog_->RemoveTable(name);
   catalog_->RemoveStats(keyspaces);
   return Status::OK();
@@ -192,6 +195,9 @@ Status WritePath::ChangeTable(const RequestContext& ctx, const std::string& name
   if (stream_change) {
     catalog_->mutable_streams().SetStream(*stream_change);
     catalog_->SetNextKeyspace(next_keyspace);
+  }
+  for (uint32_t keyspace : dropped) {
+    Reclaim(keyspace, reclaim_policy_.OnKeyspaceDropped(keyspace, catalog_->StatsOf(keyspace)));
   }
   catalog_->SetTable(std::make_shared<const TableDefinition>(std::move(next)));
   catalog_->RemoveStats(dropped);
@@ -352,6 +358,10 @@ Status WritePath::ApplyWrites(const RequestContext& ctx, std::vector<ItemWrite>*
   }
   DP_RETURN_IF_ERROR(storage_->Write(&batch));
   catalog_->SetStats(updated);
+  for (const auto& [keyspace, stats] : updated) {
+    const int64_t change = deltas[keyspace].size_bytes;
+    if (change < 0) Reclaim(keyspace, reclaim_policy_.OnItemsDeleted(keyspace, -change, stats));
+  }
   for (const StreamInfo& stream : streams.streams) {
     catalog_->mutable_streams().SetNextSequence(stream.id, stream.next_seq);
   }
@@ -413,6 +423,15 @@ Status WritePath::TrimStreams(const RequestContext& ctx) {
   for (uint32_t id : dropped) catalog_->mutable_streams().RemoveStream(id);
   for (const StreamInfo& stream : trimmed) catalog_->mutable_streams().SetStream(stream);
   return Status::OK();
+}
+
+void WritePath::Reclaim(uint32_t keyspace, SpaceReclaimPolicy::Action action) {
+  if (action == SpaceReclaimPolicy::Action::kKeyspace) {
+    std::string prefix = KeyspacePrefix(keyspace);
+    storage_->ReclaimSoon(prefix, PrefixSuccessor(prefix));
+  } else if (action == SpaceReclaimPolicy::Action::kEverything) {
+    storage_->ReclaimSoon("", "");
+  }
 }
 
 }  // namespace dynapage

@@ -33,6 +33,7 @@
 #include "engine/model/wire_item.h"
 #include "engine/storage/storage.h"
 #include "engine/write/client_token_cache.h"
+#include "engine/write/space_reclaim_policy.h"
 
 namespace dynapage {
 
@@ -124,11 +125,15 @@ class WritePath {
   Status BackfillIndexes(const TableDefinition& table, const std::vector<IndexDefinition>& added,
                          std::map<uint32_t, TableStats>* stats);
 
+  // Asks storage to give back what was deleted from keyspace, as the reclaim policy decided.
+  void Reclaim(uint32_t keyspace, SpaceReclaimPolicy::Action action);
+
   Storage* storage_;
   Catalog* catalog_;
   // Serialises all writes (items and catalog).
   std::mutex write_mutex_;
   ClientTokenCache client_tokens_;
+  SpaceReclaimPolicy reclaim_policy_;  // under write_mutex_
 };
 
 }  // namespace dynapage
