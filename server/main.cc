@@ -1,12 +1,17 @@
 // dynapage: a local DynamoDB-compatible server. See README.md.
 //
 //   dynapage [--port 8000] [--host 127.0.0.1] [--db-path DIR] [--max-page-bytes N] [--no-client-cpu-affinity]
+//            [--page-chaos SEED] [--faults FILE] [--audit-pagination] [--fail-on-abandoned] [--request-log FILE|-]
+//            [--metrics]
 
+#include <climits>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <thread>
 
@@ -29,6 +34,15 @@ const char kUsage[] =
     "  --no-client-cpu-affinity\n"
     "                       let the scheduler place connection threads, instead of running each on the\n"
     "                       CPU its client sends from (which saves two cross-CPU wake-ups a request)\n"
+    "  --page-chaos SEED    cut Query/Scan pages and batches at random legal points (seeded), to catch\n"
+    "                       client loops that drop pages or unprocessed items\n"
+    "  --faults FILE        inject errors, latency, unprocessed items, dropped connections by rule\n"
+    "                       (a JSON list; see docs/testing-pagination.md)\n"
+    "  --audit-pagination   remember continuations handed out; list the abandoned ones at shutdown\n"
+    "                       and at GET /_dynapage/pagination\n"
+    "  --fail-on-abandoned  with --audit-pagination: exit with status 3 if any was abandoned\n"
+    "  --request-log FILE   one JSON line per request to FILE (- for stdout); GET /_dynapage/requests\n"
+    "  --metrics            count requests for GET /metrics (Prometheus text)\n"
     "  --help               show this help\n"
     "  --version            show the version\n";
 
@@ -54,6 +68,8 @@ int main(int argc, char** argv) {
   dynapage::DatabaseOptions options;
   dynapage::ServiceOptions service;
   bool client_cpu_affinity = true;
+  dynapage::TestBenchOptions bench_options;
+  bool fail_on_abandoned = false;
   for (int i = 1; i < argc; i++) {
     std::string arg = argv[i];
     std::string value;
@@ -95,10 +111,39 @@ int main(int argc, char** argv) {
       service.max_page_bytes = static_cast<uint64_t>(bytes);
     } else if (arg == "--no-client-cpu-affinity" && !has_inline) {
       client_cpu_affinity = false;
+    // --- The test bench (docs/testing-pagination.md).
+    } else if (arg == "--page-chaos") {
+      long long seed = 0;
+      if (!next(&value) || !ParseNumber(value.c_str(), 0, LLONG_MAX, &seed)) {
+        return Fail("--page-chaos needs a seed, a whole number >= 0");
+      }
+      bench_options.page_chaos_seed = static_cast<uint64_t>(seed);
+    } else if (arg == "--faults") {
+      if (!next(&value) || value.empty()) return Fail("--faults needs a file of fault rules");
+      std::ifstream file(value);
+      std::stringstream text;
+      if (!file || !(text << file.rdbuf())) return Fail("cannot read --faults file " + value);
+      std::string error = dynapage::ParseFaultRules(text.str(), &bench_options.faults);
+      if (!error.empty()) return Fail("--faults " + value + ": " + error);
+    } else if (arg == "--audit-pagination" && !has_inline) {
+      bench_options.audit_pagination = true;
+    } else if (arg == "--fail-on-abandoned" && !has_inline) {
+      fail_on_abandoned = true;
+    } else if (arg == "--request-log") {
+      if (!next(&bench_options.request_log) || bench_options.request_log.empty()) {
+        return Fail("--request-log needs a file, or - for stdout");
+      }
+    } else if (arg == "--metrics" && !has_inline) {
+      bench_options.metrics = true;
     } else {
       return Fail("unknown option '" + std::string(argv[i]) + "'");
     }
   }
+
+  if (fail_on_abandoned && !bench_options.audit_pagination) return Fail("--fail-on-abandoned needs --audit-pagination");
+  dynapage::TestBench bench(bench_options);
+  std::string bench_error = bench.Open();
+  if (!bench_error.empty()) return Fail(bench_error);
 
   // Signals are taken synchronously by a watcher thread, so that shutdown runs outside a signal handler.
   sigset_t signals;
@@ -112,6 +157,7 @@ int main(int argc, char** argv) {
   // instead of being refused and having to retry.
   dynapage::HttpServer server;
   server.set_follow_client_cpu(client_cpu_affinity);
+  server.set_test_bench(&bench);
   int bound = server.Bind(host, static_cast<int>(port));
   if (bound < 0) {
     std::fprintf(stderr, "dynapage: cannot listen on %s:%lld\n", host.c_str(), port);
@@ -128,9 +174,16 @@ int main(int argc, char** argv) {
     sigwait(&signals, &sig);
     server.Stop();
   });
-  std::printf("dynapage %s listening on http://%s:%d (%s, max page %llu bytes)\n", DYNAPAGE_VERSION, host.c_str(),
+  std::string chaos = bench_options.page_chaos_seed
+                          ? ", page chaos seed " + std::to_string(*bench_options.page_chaos_seed)
+                          : std::string();
+  std::printf("dynapage %s listening on http://%s:%d (%s, max page %llu bytes%s)\n", DYNAPAGE_VERSION, host.c_str(),
               bound, options.path.empty() ? "in memory" : ("data in " + options.path).c_str(),
-              static_cast<unsigned long long>(service.max_page_bytes));
+              static_cast<unsigned long long>(service.max_page_bytes), chaos.c_str());
+  if (bench_options.page_chaos_seed) {
+    std::fprintf(stderr, "dynapage: page chaos on, seed %llu\n",
+                 static_cast<unsigned long long>(*bench_options.page_chaos_seed));
+  }
   std::fflush(stdout);
   server.Run(db.get(), service);
   // Run() also returns if the listener fails; make sure new requests are turned away, and wake the watcher.
@@ -139,9 +192,15 @@ int main(int argc, char** argv) {
   watcher.join();
   server.WaitForRequests();
   db.reset();  // flushes RocksDB
+  int exit_status = 0;
+  if (bench.audit()) {
+    std::fputs(bench.audit()->Summary().c_str(), stderr);
+    if (fail_on_abandoned && bench.audit()->abandoned() > 0) exit_status = 3;
+  }
   std::printf("dynapage stopped\n");
   std::fflush(stdout);
+  std::fflush(stderr);
   // Idle keep-alive connections may still hold threads blocked on their sockets; they have nothing left to do,
   // and running static destructors under them would be unsafe, so leave without running them.
-  std::_Exit(0);
+  std::_Exit(exit_status);
 }

@@ -264,6 +264,12 @@ Status WritePath::ApplyWrites(const RequestContext& ctx, std::vector<ItemWrite>*
   }
   DP_RETURN_IF_ERROR(storage_->Write(&batch));
   catalog_->SetStats(updated);
+  if (ctx.counters) {
+    for (const ItemWrite& w : *writes) {
+      ctx.counters->items_written++;
+      ctx.counters->bytes_written += w.new_size;
+    }
+  }
   return Status::OK();
 }
 

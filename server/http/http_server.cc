@@ -108,6 +108,12 @@ void ReadWireHeaders(const httplib::Headers& headers, WireRequest* w) {
 // that each request costs one recv() and one send() (see ConnectionStream), and so that Stop() can end
 // connections that sit idle between requests instead of leaving their threads blocked for the keep-alive
 // timeout.
+namespace {
+// The socket of the connection this thread serves, for a fault rule that drops the connection.
+thread_local socket_t current_socket = INVALID_SOCKET;
+socket_t CurrentSocket() { return current_socket; }
+}  // namespace
+
 class HttpServer::ConnectionServer : public httplib::Server {
  public:
   // Ends idle connections now and busy ones after their current request.
@@ -127,6 +133,7 @@ class HttpServer::ConnectionServer : public httplib::Server {
     setsockopt(sock, SOL_SOCKET, SO_RCVTIMEO, &keep_alive, sizeof(keep_alive));
     setsockopt(sock, SOL_SOCKET, SO_SNDTIMEO, &keep_alive, sizeof(keep_alive));
     bool ok = false;
+    current_socket = sock;
     if (Register(sock)) {
       ClientCpuAffinity::Connection client_cpu(&client_cpus_, sock);
       ConnectionStream stream(sock, &client_cpu);
@@ -199,7 +206,22 @@ HttpServer::HttpServer() : server_(new ConnectionServer()) {
     ReadWireHeaders(req.headers, &w);
     w.query_has_algorithm = req.has_param("X-Amz-Algorithm");
     w.body = req.body;  // a view: the request outlives the dispatch
-    WireResponse r = dispatcher_->Handle(w);
+    WireResponse r;
+    if (AdminApi::IsAdminPath(w.path)) {
+      AdminRequest admin{w.method, w.path, {}, w.body};
+      // The query string only: cpp-httplib's params also hold a form-encoded body's fields.
+      size_t question = req.target.find('?');
+      if (question != std::string::npos) {
+        httplib::Params query;
+        httplib::detail::parse_query_text(req.target.substr(question + 1), query);
+        for (const auto& [name, value] : query) admin.query.emplace(name, value);
+      }
+      r = admin_->Handle(admin);
+    } else {
+      r = dispatcher_->Handle(w);
+    }
+    // An injected fault: the client sees the connection close without an answer.
+    if (r.drop_connection) ::shutdown(CurrentSocket(), SHUT_RDWR);
     res.status = r.status;
     // Straight into the header map: set_header() would scan the value, which we made, for CR and LF.
     res.headers.emplace("Content-Type", std::move(r.content_type));
@@ -248,7 +270,11 @@ void HttpServer::Run(Database* db, const ServiceOptions& options) {
     if (stopping_) return;
     run_started_ = true;
   }
-  dispatcher_ = std::make_unique<Dispatcher>(db, options, FindOperation);
+  if (!bench_) bench_ = (own_bench_ = std::make_unique<TestBench>(TestBenchOptions())).get();
+  ServiceOptions service = options;
+  service.hooks = bench_;
+  dispatcher_ = std::make_unique<Dispatcher>(db, service, FindOperation);
+  admin_ = std::make_unique<AdminApi>(db, bench_);
   server_->listen_after_bind();
   run_returned_ = true;
 }

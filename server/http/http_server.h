@@ -25,6 +25,8 @@
 #include <string>
 
 #include "engine/database/database.h"
+#include "server/admin/admin_api.h"
+#include "server/admin/test_bench.h"
 #include "server/protocol/dispatcher.h"
 
 namespace dynapage {
@@ -37,6 +39,10 @@ class HttpServer {
   // Whether each connection's thread runs on its client's CPU (ClientCpuAffinity; on by default).
   // REQUIRES: called before Bind().
   void set_follow_client_cpu(bool follow);
+  // The test bench (page chaos, faults, audit, request log, metrics) that requests run in and the admin API
+  // (/_dynapage/…, /metrics) serves; without one, Run() makes one with everything off.
+  // REQUIRES: called before Run(); bench outlives the server.
+  void set_test_bench(TestBench* bench) { bench_ = bench; }
   // Binds host:port and listens; port 0 picks a free port. Returns the bound port, or -1 on failure.
   int Bind(const std::string& host, int port);
   // Serves db with options until Stop() is called. REQUIRES: Bind succeeded; db stays open until
@@ -55,6 +61,9 @@ class HttpServer {
   void EndRequest();
 
   std::unique_ptr<Dispatcher> dispatcher_;  // set by Run() before it accepts the first connection
+  TestBench* bench_ = nullptr;
+  std::unique_ptr<TestBench> own_bench_;    // when none was set
+  std::unique_ptr<AdminApi> admin_;         // set by Run() with dispatcher_
   std::unique_ptr<ConnectionServer> server_;
   int listener_ = -1;  // the listening socket, once Bind() has created it
   std::mutex mu_;

@@ -115,6 +115,18 @@ RequestContext Dispatcher::ContextFor(const WireRequest& request) const {
   return context;
 }
 
+WireResponse Dispatcher::Run(OperationHandler handler, const RequestContext& context,
+                             const rapidjson::Value& document) const {
+  rapidjson::StringBuffer buffer;
+  JsonWriter writer(buffer);
+  OperationContext ctx{*db_, context, document, writer, ""};
+  Status status = handler(ctx);
+  if (!status.ok()) return FromError(ToWireError(status, ctx.error_extra));
+  WireResponse response;
+  response.body.assign(buffer.GetString(), buffer.GetSize());
+  return response;
+}
+
 WireResponse Dispatcher::Handle(const WireRequest& request) const {
   WireResponse response;
   if (request.method == "GET" && request.path == "/") {
@@ -148,15 +160,17 @@ WireResponse Dispatcher::Handle(const WireRequest& request) const {
     } else if (empty_body) {
       response = FromError(ToWireError(Status::Serialization("")));
     } else {
-      rapidjson::StringBuffer buffer;
-      JsonWriter writer(buffer);
       RequestContext context = ContextFor(request);
-      OperationContext ctx{*db_, context, document, writer, ""};
-      Status status = handler(ctx);
-      if (status.ok()) {
-        response.body.assign(buffer.GetString(), buffer.GetSize());
+      RequestHooks* hooks = options_.hooks;
+      if (hooks && hooks->armed()) {
+        HookedRequest hooked;
+        hooked.wire = &request;
+        hooked.operation = request.target.substr(sizeof(kTargetPrefix) - 1);
+        hooked.body = &document;
+        if (!hooks->Before(&hooked, &context, &response)) response = Run(handler, context, document);
+        hooks->After(hooked, response);
       } else {
-        response = FromError(ToWireError(status, ctx.error_extra));
+        response = Run(handler, context, document);
       }
     }
   }

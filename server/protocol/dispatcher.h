@@ -7,6 +7,7 @@
 #ifndef DYNAPAGE_SERVER_PROTOCOL_DISPATCHER_H_
 #define DYNAPAGE_SERVER_PROTOCOL_DISPATCHER_H_
 
+#include <atomic>
 #include <string>
 #include <string_view>
 
@@ -17,6 +18,8 @@
 
 namespace dynapage {
 
+class RequestHooks;
+
 // How requests are served: what goes into each request's RequestContext besides what the request says.
 struct ServiceOptions {
   // Query and Scan pages stop after this many bytes of items (--max-page-bytes; DynamoDB's 1 MB by default).
@@ -25,6 +28,8 @@ struct ServiceOptions {
   std::string region = "us-east-1";
   std::string account_id = "000000000000";
   const Clock* clock = SystemClock::Get();  // never null
+  // The test bench around each request (server/admin/test_bench.h), or null. REQUIRES: outlives the dispatcher.
+  RequestHooks* hooks = nullptr;
 };
 
 // Views into the HTTP layer's request. REQUIRES: what they view outlives Handle().
@@ -45,6 +50,38 @@ struct WireResponse {
   int status = 200;
   std::string content_type = "application/x-amz-json-1.0";
   std::string body;
+  bool drop_connection = false;  // an injected fault: close the connection without answering
+};
+
+// What the hooks see of a dispatched request, and keep for it from Before() to After().
+struct HookedRequest {
+  const WireRequest* wire = nullptr;
+  std::string_view operation;          // "Query"
+  const rapidjson::Value* body = nullptr;  // the parsed request (a JSON object)
+  RequestPolicies policies;
+  RequestCounters counters;
+  int64_t start_nanos = 0;  // steady clock
+  std::string fault;        // the fault rule that fired, described, or ""
+};
+
+// What a test bench adds around each operation (docs/testing-pagination.md): page chaos and fault rules before
+// it, the request log, the pagination audit and metrics after it. The dispatcher calls them only while armed(),
+// so with everything off a request pays one load of a flag.
+class RequestHooks {
+ public:
+  virtual ~RequestHooks() = default;
+  bool armed() const { return armed_.load(std::memory_order_relaxed); }
+  // Before the operation: may point context->policies and context->counters into *request, and returns true
+  // when an injected fault answers instead of the operation (then *fault is the answer).
+  virtual bool Before(HookedRequest* request, RequestContext* context, WireResponse* fault) = 0;
+  // After the operation (or the fault) answered.
+  virtual void After(const HookedRequest& request, const WireResponse& response) = 0;
+
+ protected:
+  void set_armed(bool armed) { armed_.store(armed, std::memory_order_relaxed); }
+
+ private:
+  std::atomic<bool> armed_{false};
 };
 
 class Dispatcher {
@@ -56,6 +93,8 @@ class Dispatcher {
  private:
   // The RequestContext of one request.
   RequestContext ContextFor(const WireRequest& request) const;
+  // Runs the operation and makes its answer.
+  WireResponse Run(OperationHandler handler, const RequestContext& context, const rapidjson::Value& document) const;
 
   Database* db_;
   ServiceOptions options_;

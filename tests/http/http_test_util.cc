@@ -98,7 +98,11 @@ void TestServer::Start(const TestServerOptions& options) {
   database.path = options.path;
   Status s = Database::Open(database, &db_);
   if (!s.ok()) Die("Database::Open: " + s.message());
+  bench_ = std::make_unique<TestBench>(options.bench);
+  std::string bench_error = bench_->Open();
+  if (!bench_error.empty()) Die(bench_error);
   server_ = std::make_unique<HttpServer>();
+  server_->set_test_bench(bench_.get());
   port_ = server_->Bind("127.0.0.1", 0);
   if (port_ <= 0) Die("cannot bind 127.0.0.1:0");
   ServiceOptions service;
@@ -127,6 +131,7 @@ TestServer::~TestServer() {
   if (server_) server_->Stop();
   if (thread_.joinable()) thread_.join();
   server_.reset();
+  bench_.reset();
   db_.reset();
 }
 

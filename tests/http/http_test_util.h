@@ -26,6 +26,7 @@
 
 #include "engine/base/request_context.h"
 #include "engine/database/database.h"
+#include "server/admin/test_bench.h"
 
 namespace dynapage {
 
@@ -73,6 +74,7 @@ struct TestServerOptions {
   std::string path;  // empty: in memory
   uint64_t max_page_bytes = kDynamoDbPageBytes;
   std::string region = "us-east-1";
+  TestBenchOptions bench;  // page chaos, faults, audit, request log, metrics: all off by default
 };
 
 class TestServer {
@@ -85,6 +87,7 @@ class TestServer {
 
   int port() const { return port_; }
   Database& db() { return *db_; }
+  TestBench& bench() { return *bench_; }
   const TestServerOptions& options() const { return options_; }
 
   // POSTs body as operation ("PutItem", "Query", …) the way an SDK does.
@@ -105,6 +108,7 @@ class TestServer {
 
   TestServerOptions options_;
   std::unique_ptr<Database> db_;
+  std::unique_ptr<TestBench> bench_;
   std::unique_ptr<HttpServer> server_;
   std::thread thread_;
   int port_ = -1;
