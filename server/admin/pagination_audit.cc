@@ -86,7 +86,10 @@ void PaginationAudit::Issue(const std::string& id, Continuation continuation) {
     not_kept_++;
     return;
   }
-  open_[id] = std::move(continuation);
+  auto [it, added] = open_.try_emplace(id);
+  uint64_t times = added ? 1 : it->second.times + 1;
+  it->second = std::move(continuation);
+  it->second.times = times;
 }
 
 void PaginationAudit::Observe(std::string_view operation, std::string_view access_key, std::string_view request_id,
@@ -189,6 +192,8 @@ std::string PaginationAudit::ReportJson() const {
     w.Uint64(c.pages_read);
     w.Key("items_read");
     w.Uint64(c.items_read);
+    w.Key("times");
+    w.Uint64(c.times);
     w.Key("continuation");
     w.RawValue(c.token_json.data(), c.token_json.size(), rapidjson::kObjectType);
     w.EndObject();
@@ -207,7 +212,8 @@ std::string PaginationAudit::Summary() const {
            (c.index.empty() ? "" : " index " + c.index) +
            (c.key_condition.empty() ? "" : " key condition \"" + c.key_condition + "\"") +
            (c.filter.empty() ? "" : " filter \"" + c.filter + "\"") + " after " + std::to_string(c.pages_read) +
-           " page(s), " + std::to_string(c.items_read) + " item(s); left at " + c.token_json + "\n";
+           " page(s), " + std::to_string(c.items_read) + " item(s); left at " + c.token_json +
+           (c.times > 1 ? " (" + std::to_string(c.times) + " times)" : "") + "\n";
   }
   return out;
 }

@@ -44,6 +44,7 @@ class PaginationAudit {
     std::string token_json;  // what the client should have sent back
     uint64_t pages_read = 0;
     uint64_t items_read = 0;
+    uint64_t times = 1;  // handed out this many times without being followed in between
   };
 
   // Follows the token if it was handed out; returns the pages and items read before it (0 when not found).

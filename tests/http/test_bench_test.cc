@@ -25,6 +25,7 @@ HttpResult Admin(TestServer& server, const std::string& method, const std::strin
   request.path = path;
   request.body = body;
   if (!body.empty()) request.headers.emplace("Content-Type", "application/json");
+  request.headers.emplace("Accept-Encoding", "identity");  // the test client does not inflate gzip
   return server.Send(request);
 }
 
@@ -34,27 +35,27 @@ std::string Pad(int i) {
   return text;
 }
 
-// A table "t" (pk S, sk S) with a GSI "by_g" (g S, n N): partitions "a" and "b" of `per_partition` items each,
-// and a hash-only table "h" of `per_partition` items.
+// A table "tab" (pk S, sk S) with a GSI "by_g" (g S, n N): partitions "a" and "b" of `per_partition` items each,
+// and a hash-only table "hsh" of `per_partition` items.
 void LoadTables(TestServer& server, int per_partition) {
   ASSERT_EQ(200, server
-                     .Call("CreateTable", R"({"TableName":"t","BillingMode":"PAY_PER_REQUEST",
+                     .Call("CreateTable", R"({"TableName":"tab","BillingMode":"PAY_PER_REQUEST",
       "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"S"},
                               {"AttributeName":"g","AttributeType":"S"},{"AttributeName":"n","AttributeType":"N"}],
       "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],
       "GlobalSecondaryIndexes":[{"IndexName":"by_g","Projection":{"ProjectionType":"ALL"},
           "KeySchema":[{"AttributeName":"g","KeyType":"HASH"},{"AttributeName":"n","KeyType":"RANGE"}]}]})")
                      .status);
-  ASSERT_EQ(200, server.CreateTable("h", "pk", "S").status);
+  ASSERT_EQ(200, server.CreateTable("hsh", "pk", "S").status);
   for (const char* pk : {"a", "b"}) {
     for (int i = 0; i < per_partition; i++) {
       std::string item = std::string(R"({"pk":{"S":")") + pk + R"("},"sk":{"S":")" + Pad(i) +
                          R"("},"g":{"S":"g"},"n":{"N":")" + std::to_string(i) + R"("}})";
-      ASSERT_EQ(200, server.Call("PutItem", R"({"TableName":"t","Item":)" + item + "}").status);
+      ASSERT_EQ(200, server.Call("PutItem", R"({"TableName":"tab","Item":)" + item + "}").status);
     }
   }
   for (int i = 0; i < per_partition; i++) {
-    ASSERT_EQ(200, server.Call("PutItem", R"({"TableName":"h","Item":{"pk":{"S":"h)" + Pad(i) + R"("}}})").status);
+    ASSERT_EQ(200, server.Call("PutItem", R"({"TableName":"hsh","Item":{"pk":{"S":"h)" + Pad(i) + R"("}}})").status);
   }
 }
 
@@ -97,25 +98,25 @@ TEST(PageChaos, EveryItemExactlyOnceForManySeeds) {
   TestServer server;
   LoadTables(server, 30);
   const std::vector<std::pair<std::string, std::string>> reads = {
-      {"Query", R"({"TableName":"t","KeyConditionExpression":"pk = :p","ExpressionAttributeValues":{":p":{"S":"a"}}})"},
-      {"Query", R"({"TableName":"t","KeyConditionExpression":"pk = :p","ScanIndexForward":false,
+      {"Query", R"({"TableName":"tab","KeyConditionExpression":"pk = :p","ExpressionAttributeValues":{":p":{"S":"a"}}})"},
+      {"Query", R"({"TableName":"tab","KeyConditionExpression":"pk = :p","ScanIndexForward":false,
                     "ExpressionAttributeValues":{":p":{"S":"b"}}})"},
-      {"Query", R"({"TableName":"t","KeyConditionExpression":"pk = :p AND sk BETWEEN :lo AND :hi","Limit":4,
+      {"Query", R"({"TableName":"tab","KeyConditionExpression":"pk = :p AND sk BETWEEN :lo AND :hi","Limit":4,
                     "ExpressionAttributeValues":{":p":{"S":"a"},":lo":{"S":"005"},":hi":{"S":"020"}}})"},
-      {"Query", R"({"TableName":"t","KeyConditionExpression":"pk = :p AND sk BETWEEN :lo AND :hi",
+      {"Query", R"({"TableName":"tab","KeyConditionExpression":"pk = :p AND sk BETWEEN :lo AND :hi",
                     "ScanIndexForward":false,
                     "ExpressionAttributeValues":{":p":{"S":"a"},":lo":{"S":"005"},":hi":{"S":"020"}}})"},
-      {"Query", R"x({"TableName":"t","KeyConditionExpression":"pk = :p AND begins_with(sk, :b)",
+      {"Query", R"x({"TableName":"tab","KeyConditionExpression":"pk = :p AND begins_with(sk, :b)",
                     "ScanIndexForward":false,"ExpressionAttributeValues":{":p":{"S":"b"},":b":{"S":"01"}}})x"},
-      {"Query", R"({"TableName":"t","KeyConditionExpression":"pk = :p AND sk <= :hi",
+      {"Query", R"({"TableName":"tab","KeyConditionExpression":"pk = :p AND sk <= :hi",
                     "ExpressionAttributeValues":{":p":{"S":"b"},":hi":{"S":"017"}}})"},
-      {"Query", R"({"TableName":"t","IndexName":"by_g","KeyConditionExpression":"g = :g",
+      {"Query", R"({"TableName":"tab","IndexName":"by_g","KeyConditionExpression":"g = :g",
                     "ExpressionAttributeValues":{":g":{"S":"g"}}})"},
-      {"Query", R"({"TableName":"t","KeyConditionExpression":"pk = :p","FilterExpression":"n > :n",
+      {"Query", R"({"TableName":"tab","KeyConditionExpression":"pk = :p","FilterExpression":"n > :n",
                     "ExpressionAttributeValues":{":p":{"S":"a"},":n":{"N":"20"}}})"},
-      {"Scan", R"({"TableName":"t"})"},
-      {"Scan", R"({"TableName":"t","Limit":7})"},
-      {"Scan", R"({"TableName":"h"})"},
+      {"Scan", R"({"TableName":"tab"})"},
+      {"Scan", R"({"TableName":"tab","Limit":7})"},
+      {"Scan", R"({"TableName":"hsh"})"},
   };
   std::vector<std::vector<std::string>> expected;
   for (const auto& [operation, request] : reads) expected.push_back(Expected(server, operation, request));
@@ -138,7 +139,7 @@ TEST(PageChaos, OffWithoutASeed) {
   TestServer server;
   LoadTables(server, 30);
   PageStats stats;
-  ReadAll(server, "Scan", R"({"TableName":"t"})", &stats);
+  ReadAll(server, "Scan", R"({"TableName":"tab"})", &stats);
   EXPECT_EQ(1, stats.pages);
 }
 
@@ -146,7 +147,7 @@ std::vector<int> PageSizes(TestServer& server) {
   std::vector<int> sizes;
   std::string start;
   while (true) {
-    std::string body = R"({"TableName":"t","KeyConditionExpression":"pk = :p",)"
+    std::string body = R"({"TableName":"tab","KeyConditionExpression":"pk = :p",)"
                        R"("ExpressionAttributeValues":{":p":{"S":"a"}})" +
                        (start.empty() ? "" : R"(,"ExclusiveStartKey":)" + start) + "}";
     HttpResult r = server.Call("Query", body);
@@ -171,17 +172,17 @@ TEST(PageChaos, SameSeedSamePages) {
 TEST(PageChaos, PerTableAtRunTime) {
   TestServer server;
   LoadTables(server, 30);
-  HttpResult r = Admin(server, "POST", "/_dynapage/chaos", R"({"seed":3,"table":"h"})");
+  HttpResult r = Admin(server, "POST", "/_dynapage/chaos", R"({"seed":3,"table":"hsh"})");
   ASSERT_EQ(200, r.status) << r.Describe();
-  EXPECT_EQ(Canonical(R"({"seed":null,"tables":{"h":3}})"), r.body);
+  EXPECT_EQ(Canonical(R"({"seed":null,"tables":{"hsh":3}})"), r.body);
   PageStats t_stats, h_stats;
-  ReadAll(server, "Scan", R"({"TableName":"t"})", &t_stats);
+  ReadAll(server, "Scan", R"({"TableName":"tab"})", &t_stats);
   EXPECT_EQ(1, t_stats.pages);
-  for (int i = 0; i < 5; i++) ReadAll(server, "Scan", R"({"TableName":"h"})", &h_stats);
+  for (int i = 0; i < 5; i++) ReadAll(server, "Scan", R"({"TableName":"hsh"})", &h_stats);
   EXPECT_GT(h_stats.pages, 5);
-  ASSERT_EQ(200, Admin(server, "DELETE", "/_dynapage/chaos?table=h").status);
+  ASSERT_EQ(200, Admin(server, "DELETE", "/_dynapage/chaos?table=hsh").status);
   h_stats = PageStats();
-  ReadAll(server, "Scan", R"({"TableName":"h"})", &h_stats);
+  ReadAll(server, "Scan", R"({"TableName":"hsh"})", &h_stats);
   EXPECT_EQ(1, h_stats.pages);
 }
 
@@ -192,7 +193,7 @@ TEST(PageChaos, LoopStoppingAtFirstEmptyPageIsCaughtAndAudited) {
   TestServer server(options);
   LoadTables(server, 30);
   const std::string query =
-      R"({"TableName":"t","KeyConditionExpression":"pk = :p","ExpressionAttributeValues":{":p":{"S":"a"}}})";
+      R"({"TableName":"tab","KeyConditionExpression":"pk = :p","ExpressionAttributeValues":{":p":{"S":"a"}}})";
   int seeds_losing_items = 0;
   for (int seed = 1; seed <= 20; seed++) {
     server.bench().SetChaos("", static_cast<uint64_t>(seed));
@@ -214,10 +215,12 @@ TEST(PageChaos, LoopStoppingAtFirstEmptyPageIsCaughtAndAudited) {
   HttpResult report = Admin(server, "GET", "/_dynapage/pagination");
   ASSERT_EQ(200, report.status) << report.Describe();
   ASSERT_TRUE(report.json["abandoned"].IsArray());
-  ASSERT_GE(static_cast<int>(report.json["abandoned"].Size()), seeds_losing_items);
+  int abandoned = 0;
+  for (const auto& a : report.json["abandoned"].GetArray()) abandoned += static_cast<int>(a["times"].GetUint64());
+  ASSERT_GE(abandoned, seeds_losing_items);
   const rapidjson::Value& first = report.json["abandoned"][0];
   EXPECT_EQ("Query", std::string(first["operation"].GetString()));
-  EXPECT_EQ("t", std::string(first["table"].GetString()));
+  EXPECT_EQ("tab", std::string(first["table"].GetString()));
   EXPECT_EQ("pk = :p", std::string(first["key_condition"].GetString()));
   EXPECT_TRUE(first["continuation"].IsObject());
   EXPECT_GT(report.json["followed"].GetUint64(), 0u);
@@ -231,9 +234,9 @@ TEST(PaginationAudit, FollowedLoopsLeaveNothingAbandoned) {
   LoadTables(server, 30);
   PageStats stats;
   ReadAll(server, "Query",
-          R"({"TableName":"t","KeyConditionExpression":"pk = :p","ExpressionAttributeValues":{":p":{"S":"a"}}})",
+          R"({"TableName":"tab","KeyConditionExpression":"pk = :p","ExpressionAttributeValues":{":p":{"S":"a"}}})",
           &stats);
-  ReadAll(server, "Scan", R"({"TableName":"h"})", &stats);
+  ReadAll(server, "Scan", R"({"TableName":"hsh"})", &stats);
   HttpResult report = Admin(server, "GET", "/_dynapage/pagination");
   ASSERT_EQ(200, report.status);
   EXPECT_EQ(0u, report.json["abandoned"].Size()) << report.body;
@@ -247,7 +250,7 @@ std::string BatchOf(int from, int count) {
     if (!requests.empty()) requests += ",";
     requests += R"({"PutRequest":{"Item":{"pk":{"S":"w)" + Pad(i) + R"("}}}})";
   }
-  return R"({"RequestItems":{"h":[)" + requests + "]}}";
+  return R"({"RequestItems":{"hsh":[)" + requests + "]}}";
 }
 
 int64_t ItemCount(TestServer& server, const std::string& table) {
@@ -259,7 +262,7 @@ TEST(PageChaos, BatchWriteLoopsThatResendUnprocessedItemsApplyEverything) {
   TestServerOptions options;
   options.bench.audit_pagination = true;
   TestServer server(options);
-  ASSERT_EQ(200, server.CreateTable("h", "pk", "S").status);
+  ASSERT_EQ(200, server.CreateTable("hsh", "pk", "S").status);
   int unprocessed_seen = 0;
   for (int seed = 1; seed <= 20; seed++) {
     server.bench().SetChaos("", static_cast<uint64_t>(seed));
@@ -274,7 +277,7 @@ TEST(PageChaos, BatchWriteLoopsThatResendUnprocessedItemsApplyEverything) {
   }
   server.bench().ClearChaos("");
   EXPECT_GT(unprocessed_seen, 0);
-  EXPECT_EQ(20 * 25, ItemCount(server, "h"));
+  EXPECT_EQ(20 * 25, ItemCount(server, "hsh"));
   HttpResult report = Admin(server, "GET", "/_dynapage/pagination");
   EXPECT_EQ(0u, report.json["abandoned"].Size()) << report.body;
 }
@@ -283,18 +286,18 @@ TEST(PageChaos, BatchWriteLoopsThatIgnoreUnprocessedItemsAreCaught) {
   TestServerOptions options;
   options.bench.audit_pagination = true;
   TestServer server(options);
-  ASSERT_EQ(200, server.CreateTable("h", "pk", "S").status);
+  ASSERT_EQ(200, server.CreateTable("hsh", "pk", "S").status);
   for (int seed = 1; seed <= 20; seed++) {
     server.bench().SetChaos("", static_cast<uint64_t>(seed));
     ASSERT_EQ(200, server.Call("BatchWriteItem", BatchOf(seed * 25, 25)).status);  // the bug: no retry
   }
   server.bench().ClearChaos("");
-  int64_t written = ItemCount(server, "h");
+  int64_t written = ItemCount(server, "hsh");
   EXPECT_LT(written, 20 * 25);
   HttpResult report = Admin(server, "GET", "/_dynapage/pagination");
   ASSERT_EQ(static_cast<size_t>(20 * 25 - written), report.json["abandoned"].Size());
   EXPECT_EQ("BatchWriteItem", std::string(report.json["abandoned"][0]["operation"].GetString()));
-  EXPECT_EQ("h", std::string(report.json["abandoned"][0]["table"].GetString()));
+  EXPECT_EQ("hsh", std::string(report.json["abandoned"][0]["table"].GetString()));
 }
 
 TEST(PageChaos, BatchGetLoopsThatResendUnprocessedKeysReadEverythingOnce) {
@@ -305,12 +308,12 @@ TEST(PageChaos, BatchGetLoopsThatResendUnprocessedKeysReadEverythingOnce) {
   int unprocessed_seen = 0;
   for (int seed = 1; seed <= 20; seed++) {
     server.bench().SetChaos("", static_cast<uint64_t>(seed));
-    std::string body = R"({"RequestItems":{"h":{"Keys":[)" + keys + "]}}}";
+    std::string body = R"({"RequestItems":{"hsh":{"Keys":[)" + keys + "]}}}";
     std::multiset<std::string> read;
     for (int attempt = 0; attempt < 100; attempt++) {
       HttpResult r = server.Call("BatchGetItem", body);
       ASSERT_EQ(200, r.status) << r.Describe();
-      for (const auto& item : r.json["Responses"]["h"].GetArray()) read.insert(item["pk"]["S"].GetString());
+      for (const auto& item : r.json["Responses"]["hsh"].GetArray()) read.insert(item["pk"]["S"].GetString());
       if (r.json["UnprocessedKeys"].ObjectEmpty()) break;
       unprocessed_seen++;
       body = R"({"RequestItems":)" + JsonText(r.json["UnprocessedKeys"]) + "}";
@@ -325,7 +328,7 @@ TEST(PageChaos, ListTablesLoopsReadEveryNameOnce) {
   TestServer server;
   std::vector<std::string> expected;
   for (int i = 0; i < 7; i++) {
-    expected.push_back("t" + Pad(i));
+    expected.push_back("tab" + Pad(i));
     ASSERT_EQ(200, server.CreateTable(expected.back(), "pk", "S").status);
   }
   int pages = 0;
@@ -389,10 +392,10 @@ TEST(FaultRules, NthEveryAndOtherTablesUntouched) {
   nth.error = "InternalServerError";
   options.bench.faults.push_back(nth);
   TestServer server(options);
-  ASSERT_EQ(200, server.CreateTable("t", "pk", "S").status);
+  ASSERT_EQ(200, server.CreateTable("tab", "pk", "S").status);
   std::vector<int> statuses;
   for (int i = 0; i < 6; i++) {
-    statuses.push_back(server.Call("PutItem", R"({"TableName":"t","Item":{"pk":{"S":"a"}}})").status);
+    statuses.push_back(server.Call("PutItem", R"({"TableName":"tab","Item":{"pk":{"S":"a"}}})").status);
   }
   EXPECT_EQ((std::vector<int>{200, 200, 400, 200, 200, 400}), statuses);
   HttpResult r = server.Call("GetItem", R"({"TableName":"other","Key":{"pk":{"S":"a"}}})");
@@ -404,12 +407,12 @@ TEST(FaultRules, NthEveryAndOtherTablesUntouched) {
 
 TEST(FaultRules, TransactionCanceledHasAReasonPerAction) {
   TestServer server;
-  ASSERT_EQ(200, server.CreateTable("t", "pk", "S").status);
+  ASSERT_EQ(200, server.CreateTable("tab", "pk", "S").status);
   ASSERT_EQ(200, Admin(server, "POST", "/_dynapage/faults",
                        R"({"operation":"TransactWriteItems","error":"TransactionCanceledException"})")
                      .status);
   HttpResult r = server.Call("TransactWriteItems", R"({"TransactItems":[
-      {"Put":{"TableName":"t","Item":{"pk":{"S":"a"}}}},{"Put":{"TableName":"t","Item":{"pk":{"S":"b"}}}}]})");
+      {"Put":{"TableName":"tab","Item":{"pk":{"S":"a"}}}},{"Put":{"TableName":"tab","Item":{"pk":{"S":"b"}}}}]})");
   EXPECT_EQ("TransactionCanceledException", r.ErrorName());
   EXPECT_EQ(
       "Transaction cancelled, please refer cancellation reasons for specific reasons "
@@ -418,44 +421,44 @@ TEST(FaultRules, TransactionCanceledHasAReasonPerAction) {
   ASSERT_TRUE(r.Has("CancellationReasons"));
   EXPECT_EQ(2u, r.json["CancellationReasons"].Size());
   EXPECT_EQ("TransactionConflict", std::string(r.json["CancellationReasons"][1]["Code"].GetString()));
-  EXPECT_EQ(0, ItemCount(server, "t"));
+  EXPECT_EQ(0, ItemCount(server, "tab"));
 }
 
 TEST(FaultRules, UnprocessedShareOfABatch) {
   TestServer server;
-  ASSERT_EQ(200, server.CreateTable("h", "pk", "S").status);
+  ASSERT_EQ(200, server.CreateTable("hsh", "pk", "S").status);
   ASSERT_EQ(200,
             Admin(server, "POST", "/_dynapage/faults", R"({"operation":"BatchWriteItem","unprocessed":0.5})").status);
   HttpResult r = server.Call("BatchWriteItem", BatchOf(0, 10));
   ASSERT_EQ(200, r.status);
-  EXPECT_EQ(5u, r.json["UnprocessedItems"]["h"].Size());
-  EXPECT_EQ(5, ItemCount(server, "h"));
+  EXPECT_EQ(5u, r.json["UnprocessedItems"]["hsh"].Size());
+  EXPECT_EQ(5, ItemCount(server, "hsh"));
 }
 
 TEST(FaultRules, LatencyAndDroppedConnection) {
   TestServer server;
-  ASSERT_EQ(200, server.CreateTable("t", "pk", "S").status);
+  ASSERT_EQ(200, server.CreateTable("tab", "pk", "S").status);
   ASSERT_EQ(200, Admin(server, "POST", "/_dynapage/faults",
                        R"([{"operation":"GetItem","latency_ms":150,"times":1},
                            {"operation":"DeleteItem","drop_connection":true,"times":1}])")
                      .status);
   auto start = std::chrono::steady_clock::now();
-  EXPECT_EQ(200, server.Call("GetItem", R"({"TableName":"t","Key":{"pk":{"S":"a"}}})").status);
+  EXPECT_EQ(200, server.Call("GetItem", R"({"TableName":"tab","Key":{"pk":{"S":"a"}}})").status);
   EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(150));
-  EXPECT_EQ(0, server.Call("DeleteItem", R"({"TableName":"t","Key":{"pk":{"S":"a"}}})").status);
-  EXPECT_EQ(200, server.Call("DeleteItem", R"({"TableName":"t","Key":{"pk":{"S":"a"}}})").status);
+  EXPECT_EQ(0, server.Call("DeleteItem", R"({"TableName":"tab","Key":{"pk":{"S":"a"}}})").status);
+  EXPECT_EQ(200, server.Call("DeleteItem", R"({"TableName":"tab","Key":{"pk":{"S":"a"}}})").status);
 }
 
 TEST(FaultRules, ProbabilityIsSeeded) {
   auto run = [] {
     TestServer server;
-    EXPECT_EQ(200, server.CreateTable("t", "pk", "S").status);
+    EXPECT_EQ(200, server.CreateTable("tab", "pk", "S").status);
     EXPECT_EQ(200, Admin(server, "POST", "/_dynapage/faults",
                          R"({"operation":"GetItem","probability":0.5,"seed":9,"error":"ThrottlingException"})")
                        .status);
     std::string statuses;
     for (int i = 0; i < 30; i++) {
-      statuses += server.Call("GetItem", R"({"TableName":"t","Key":{"pk":{"S":"a"}}})").status == 200 ? '.' : 'x';
+      statuses += server.Call("GetItem", R"({"TableName":"tab","Key":{"pk":{"S":"a"}}})").status == 200 ? '.' : 'x';
     }
     return statuses;
   };
@@ -503,7 +506,7 @@ TEST(AdminApi, ErrorsAreJsonAndClear) {
       {"GET", "/_dynapage/requests", "", 409, "FeatureOff",
        "the request log is off: start dynapage with --request-log FILE (or - for stdout)"},
       {"POST", "/_dynapage/reset?table=nope", "", 404, "TableNotFound", "no table named \"nope\""},
-      {"POST", "/_dynapage/reset?tabel=t", "", 400, "BadRequest",
+      {"POST", "/_dynapage/reset?tabel=tab", "", 400, "BadRequest",
        "unknown query parameter 'tabel' for POST /_dynapage/reset"},
   };
   for (const Case& c : cases) {
@@ -525,6 +528,7 @@ TEST(AdminApi, BodyIsReadWhateverItsContentType) {
   request.method = "POST";
   request.path = "/_dynapage/faults";
   request.headers.emplace("Content-Type", "application/x-www-form-urlencoded");
+  request.headers.emplace("Accept-Encoding", "identity");
   request.body = R"({"operation":"GetItem","error":"ThrottlingException"})";
   HttpResult r = server.Send(request);
   EXPECT_EQ(200, r.status) << r.Describe();
@@ -540,15 +544,15 @@ TEST(AdminApi, HealthReadyAndReset) {
   EXPECT_EQ(200, r.status);
   EXPECT_EQ(R"({"ready":true})", r.body);
   LoadTables(server, 5);
-  r = Admin(server, "POST", "/_dynapage/reset?table=t");
+  r = Admin(server, "POST", "/_dynapage/reset?table=tab");
   ASSERT_EQ(200, r.status) << r.Describe();
-  EXPECT_EQ("t", std::string(r.json["emptied"][0].GetString()));
-  EXPECT_EQ(0, ItemCount(server, "t"));
-  EXPECT_EQ(5, ItemCount(server, "h"));
+  EXPECT_EQ("tab", std::string(r.json["emptied"][0].GetString()));
+  EXPECT_EQ(0, ItemCount(server, "tab"));
+  EXPECT_EQ(5, ItemCount(server, "hsh"));
   // The table keeps its definition: its index is there, and it takes items again.
-  r = server.Call("DescribeTable", R"({"TableName":"t"})");
+  r = server.Call("DescribeTable", R"({"TableName":"tab"})");
   EXPECT_EQ("by_g", std::string(r.json["Table"]["GlobalSecondaryIndexes"][0]["IndexName"].GetString()));
-  EXPECT_EQ(200, server.Call("PutItem", R"({"TableName":"t","Item":{"pk":{"S":"x"},"sk":{"S":"y"}}})").status);
+  EXPECT_EQ(200, server.Call("PutItem", R"({"TableName":"tab","Item":{"pk":{"S":"x"},"sk":{"S":"y"}}})").status);
   r = Admin(server, "POST", "/_dynapage/reset");
   ASSERT_EQ(200, r.status);
   EXPECT_EQ(2u, r.json["deleted"].Size());
@@ -563,12 +567,12 @@ TEST(RequestLog, OneLinePerRequestAndTheRecentOnes) {
   options.bench.page_chaos_seed = 5;
   {
     TestServer server(options);
-    ASSERT_EQ(200, server.CreateTable("h", "pk", "S").status);
+    ASSERT_EQ(200, server.CreateTable("hsh", "pk", "S").status);
     for (int i = 0; i < 3; i++) {
-      ASSERT_EQ(200, server.Call("PutItem", R"({"TableName":"h","Item":{"pk":{"S":"k)" + Pad(i) + R"("}}})").status);
+      ASSERT_EQ(200, server.Call("PutItem", R"({"TableName":"hsh","Item":{"pk":{"S":"k)" + Pad(i) + R"("}}})").status);
     }
-    EXPECT_EQ("ValidationException", server.Call("Scan", R"({"TableName":"h","Limit":0})").ErrorName());
-    HttpResult scan = server.Call("Scan", R"({"TableName":"h","Limit":2})");
+    EXPECT_EQ("ValidationException", server.Call("Scan", R"({"TableName":"hsh","Limit":0})").ErrorName());
+    HttpResult scan = server.Call("Scan", R"({"TableName":"hsh","Limit":2})");
     HttpResult r = Admin(server, "GET", "/_dynapage/requests?limit=2");
     ASSERT_EQ(200, r.status) << r.Describe();
     ASSERT_EQ(2u, r.json["requests"].Size());
@@ -578,7 +582,7 @@ TEST(RequestLog, OneLinePerRequestAndTheRecentOnes) {
     EXPECT_EQ("ValidationException", std::string(failed["error"].GetString()));
     const rapidjson::Value& last = r.json["requests"][1];
     EXPECT_EQ(scan.Header("x-amzn-RequestId"), std::string(last["request_id"].GetString()));
-    EXPECT_EQ("h", std::string(last["table"].GetString()));
+    EXPECT_EQ("hsh", std::string(last["table"].GetString()));
     EXPECT_EQ(200, last["status"].GetInt());
     EXPECT_TRUE(last["error"].IsNull());
     EXPECT_EQ(scan.json["Count"].GetUint64(), last["items_returned"].GetUint64());
@@ -604,12 +608,12 @@ TEST(Metrics, CountWhatWasSent) {
   TestServerOptions options;
   options.bench.metrics = true;
   TestServer server(options);
-  ASSERT_EQ(200, server.CreateTable("h", "pk", "S").status);
+  ASSERT_EQ(200, server.CreateTable("hsh", "pk", "S").status);
   for (int i = 0; i < 4; i++) {
-    ASSERT_EQ(200, server.Call("PutItem", R"({"TableName":"h","Item":{"pk":{"S":"k)" + Pad(i) + R"("}}})").status);
+    ASSERT_EQ(200, server.Call("PutItem", R"({"TableName":"hsh","Item":{"pk":{"S":"k)" + Pad(i) + R"("}}})").status);
   }
-  EXPECT_EQ(400, server.Call("GetItem", R"({"TableName":"h"})").status);
-  ASSERT_EQ(200, server.Call("Scan", R"({"TableName":"h","Limit":3})").status);
+  EXPECT_EQ(400, server.Call("GetItem", R"({"TableName":"hsh"})").status);
+  ASSERT_EQ(200, server.Call("Scan", R"({"TableName":"hsh","Limit":3})").status);
   HttpResult r = Admin(server, "GET", "/metrics");
   ASSERT_EQ(200, r.status);
   EXPECT_EQ("text/plain; version=0.0.4", r.Header("Content-Type"));
@@ -625,7 +629,7 @@ TEST(Metrics, CountWhatWasSent) {
 
 TEST(Metrics, GaugesWithoutCounting) {
   TestServer server;
-  ASSERT_EQ(200, server.CreateTable("h", "pk", "S").status);
+  ASSERT_EQ(200, server.CreateTable("hsh", "pk", "S").status);
   HttpResult r = Admin(server, "GET", "/metrics");
   ASSERT_EQ(200, r.status);
   EXPECT_EQ(std::string::npos, r.body.find("dynapage_requests_total"));

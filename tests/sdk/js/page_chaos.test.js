@@ -95,7 +95,7 @@ describe('page chaos through the JavaScript SDK v3', () => {
       assert.deepStrictEqual(seen, EXPECTED, `paginator, seed ${seed}`);
       assert.deepStrictEqual(await queryLoop(doc, 'b', false), EXPECTED, `loop, seed ${seed}`);
     }
-    assert.ok(pages > 3 * SEEDS.length, `chaos cut pages: ${pages}`);
+    assert.ok(pages > 2 * SEEDS.length, `chaos cut pages: ${pages}`);
     const report = await admin(server, 'GET', '/_dynapage/pagination');
     assert.deepStrictEqual(report.abandoned, []);
   });
@@ -109,7 +109,7 @@ describe('page chaos through the JavaScript SDK v3', () => {
     }
     assert.ok(lost > 0, 'no seed caught the bug');
     const { abandoned } = await admin(server, 'GET', '/_dynapage/pagination');
-    assert.ok(abandoned.length >= lost);
+    assert.ok(abandoned.reduce((n, a) => n + a.times, 0) >= lost);
     for (const a of abandoned) {
       assert.deepStrictEqual([a.operation, a.table, a.key_condition], ['Query', TABLE, 'pk = :p']);
     }
