@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -162,11 +163,15 @@ std::vector<int> PageSizes(TestServer& server) {
 TEST(PageChaos, SameSeedSamePages) {
   TestServer server;
   LoadTables(server, 30);
-  server.bench().SetChaos("", 7);
-  std::vector<int> first = PageSizes(server);
-  server.bench().SetChaos("", 7);
-  EXPECT_EQ(first, PageSizes(server));
-  EXPECT_GT(first.size(), 2u);
+  size_t most_pages = 0;
+  for (uint64_t seed = 1; seed <= 5; seed++) {
+    server.bench().SetChaos("", seed);
+    std::vector<int> first = PageSizes(server);
+    server.bench().SetChaos("", seed);
+    EXPECT_EQ(first, PageSizes(server)) << "seed " << seed;
+    most_pages = std::max(most_pages, first.size());
+  }
+  EXPECT_GT(most_pages, 2u);
 }
 
 TEST(PageChaos, PerTableAtRunTime) {
