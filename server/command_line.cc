@@ -1,6 +1,9 @@
 #include "server/command_line.h"
 
 #include <cerrno>
+#include <climits>
+#include <fstream>
+#include <sstream>
 #include <cstdlib>
 #include <iterator>
 
@@ -29,6 +32,15 @@ const char kUsage[] =
     "  --cors LIST          origins browsers may call from, comma-separated (default *: any); 'none': no CORS\n"
     "  --ttl-interval S     delete expired TTL items (and trim old stream records) every S seconds\n"
     "                       (default 5; 0: only on POST /_dynapage/ttl/sweep)\n"
+    "  --page-chaos SEED    cut Query/Scan pages and batches at random legal points (seeded), to catch\n"
+    "                       client loops that drop pages or unprocessed items\n"
+    "  --faults FILE        inject errors, latency, unprocessed items, dropped connections by rule\n"
+    "                       (a JSON list; see docs/testing-pagination.md)\n"
+    "  --audit-pagination   remember continuations handed out; list the abandoned ones at shutdown\n"
+    "                       and at GET /_dynapage/pagination\n"
+    "  --fail-on-abandoned  with --audit-pagination: exit with status 3 if any was abandoned\n"
+    "  --request-log FILE   one JSON line per request to FILE (- for stdout); GET /_dynapage/requests\n"
+    "  --metrics            count requests for GET /metrics (Prometheus text)\n"
     "  --no-client-cpu-affinity\n"
     "                       let the scheduler place connection threads, instead of running each on the\n"
     "                       CPU its client sends from (which saves two cross-CPU wake-ups a request)\n"
@@ -167,6 +179,43 @@ const Flag kFlags[] = {
        return "";
      }},
     {"--cors", true, false, SetCors},
+    {"--page-chaos", true, false,
+     [](const std::string& value, ParseState* state) -> std::string {
+       long long seed = 0;
+       if (!ParseNumber(value, 0, LLONG_MAX, &seed)) return "needs a seed, a whole number >= 0";
+       state->out->bench.page_chaos_seed = static_cast<uint64_t>(seed);
+       return "";
+     }},
+    {"--faults", true, false,
+     [](const std::string& value, ParseState* state) -> std::string {
+       if (value.empty()) return "needs a file of fault rules";
+       std::ifstream file(value);
+       std::stringstream text;
+       if (!file || !(text << file.rdbuf())) return "cannot read " + value;
+       std::string error = ParseFaultRules(text.str(), &state->out->bench.faults);
+       return error.empty() ? "" : value + ": " + error;
+     }},
+    {"--audit-pagination", false, false,
+     [](const std::string&, ParseState* state) -> std::string {
+       state->out->bench.audit_pagination = true;
+       return "";
+     }},
+    {"--fail-on-abandoned", false, false,
+     [](const std::string&, ParseState* state) -> std::string {
+       state->out->fail_on_abandoned = true;
+       return "";
+     }},
+    {"--request-log", true, false,
+     [](const std::string& value, ParseState* state) -> std::string {
+       if (value.empty()) return "needs a file, or - for stdout";
+       state->out->bench.request_log = value;
+       return "";
+     }},
+    {"--metrics", false, false,
+     [](const std::string&, ParseState* state) -> std::string {
+       state->out->bench.metrics = true;
+       return "";
+     }},
     {"--ttl-interval", true, false,
      [](const std::string& value, ParseState* state) -> std::string {
        long long seconds = 0;
@@ -272,6 +321,9 @@ CommandLineOutcome ParseCommandLine(const std::vector<std::string>& args, Comman
     return Failure("-inMemory and -dbPath (or --db-path) cannot be used together: choose memory or a directory");
   }
   if (state.optimize && !state.db_path_given) return Failure("-optimizeDbBeforeStartup needs -dbPath");
+  if (out->fail_on_abandoned && !out->bench.audit_pagination) {
+    return Failure("--fail-on-abandoned needs --audit-pagination");
+  }
   if (state.shared_db && state.namespace_given && out->namespace_mode != NamespaceMode::kShared) {
     return Failure(std::string("-sharedDb contradicts --namespace ") + NamespaceModeName(out->namespace_mode));
   }

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "engine/database/database.h"
+#include "server/admin/test_bench.h"
 #include "server/http/http_server.h"
 #include "server/protocol/database_set.h"
 #include "server/protocol/dispatcher.h"
@@ -36,6 +37,9 @@ struct CommandLine {
   HttpOptions http;
   // --ttl-interval: the TTL sweeper's period (0: only on POST /_dynapage/ttl/sweep).
   int64_t ttl_interval_seconds = 5;
+  // The test bench: page chaos, fault rules, the pagination audit, the request log, metrics (all off by default).
+  TestBenchOptions bench;
+  bool fail_on_abandoned = false;  // --fail-on-abandoned: exit with status 3 when a continuation was abandoned
   // DynamoDB Local's flags that were given, for the start-up line.
   bool dynamodb_local_flags = false;
 };

@@ -25,6 +25,13 @@ int main(int argc, char** argv) {
     return outcome.exit_code;
   }
 
+  dynapage::TestBench bench(options.bench);
+  std::string bench_error = bench.Open();
+  if (!bench_error.empty()) {
+    std::fprintf(stderr, "dynapage: %s\n", bench_error.c_str());
+    return 2;
+  }
+
   // Signals are taken synchronously by a watcher thread, so that shutdown runs outside a signal handler.
   sigset_t signals;
   sigemptyset(&signals);
@@ -39,6 +46,7 @@ int main(int argc, char** argv) {
   dynapage::RaiseOpenFileLimit();
   dynapage::HttpServer server;
   server.set_options(options.http);
+  server.set_test_bench(&bench);
   const std::string& host = options.host;
   int bound = host.empty() ? server.BindLoopback(options.port) : server.Bind(host, options.port);
   if (bound < 0) {
@@ -85,10 +93,17 @@ int main(int argc, char** argv) {
   // Scripts read the first address of this line: keep "listening on http://HOST:PORT" first.
   std::string where = host.empty() ? "127.0.0.1:" + std::to_string(bound) + " and http://[::1]"
                                    : (host.find(':') != std::string::npos ? "[" + host + "]" : host);
-  std::printf("dynapage %s listening on http://%s:%d (%s, namespace %s, max page %llu bytes)\n", DYNAPAGE_VERSION,
+  std::string chaos = options.bench.page_chaos_seed
+                          ? ", page chaos seed " + std::to_string(*options.bench.page_chaos_seed)
+                          : std::string();
+  std::printf("dynapage %s listening on http://%s:%d (%s, namespace %s, max page %llu bytes%s)\n", DYNAPAGE_VERSION,
               where.c_str(), bound, path.empty() ? "in memory" : ("data in " + path).c_str(),
               dynapage::NamespaceModeName(options.namespace_mode),
-              static_cast<unsigned long long>(options.service.max_page_bytes));
+              static_cast<unsigned long long>(options.service.max_page_bytes), chaos.c_str());
+  if (options.bench.page_chaos_seed) {
+    std::fprintf(stderr, "dynapage: page chaos on, seed %llu\n",
+                 static_cast<unsigned long long>(*options.bench.page_chaos_seed));
+  }
   std::fflush(stdout);
   server.Run(databases.get(), options.service);
   // Run() also returns if the listener fails; make sure new requests are turned away, and wake the watcher.
@@ -98,9 +113,15 @@ int main(int argc, char** argv) {
   server.WaitForRequests();
   databases.reset();  // flushes RocksDB
   shared.reset();
+  int exit_status = 0;
+  if (bench.audit()) {
+    std::fputs(bench.audit()->Summary().c_str(), stderr);
+    if (options.fail_on_abandoned && bench.audit()->abandoned() > 0) exit_status = 3;
+  }
   std::printf("dynapage stopped\n");
   std::fflush(stdout);
+  std::fflush(stderr);
   // Idle keep-alive connections may still hold threads blocked on their sockets; they have nothing left to do,
   // and running static destructors under them would be unsafe, so leave without running them.
-  std::_Exit(0);
+  std::_Exit(exit_status);
 }

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "engine/base/clock.h"
+#include "engine/base/request_policies.h"
 
 namespace dynapage {
 
@@ -33,8 +34,12 @@ struct RequestCounters {
   uint64_t items_returned = 0;   // items in the response (Query/Scan: Count)
   uint64_t items_evaluated = 0;  // items read before the filter (Query/Scan: ScannedCount)
   uint64_t bytes_read = 0;       // DynamoDB size of the items read
+  uint64_t items_written = 0;    // items put, updated or deleted
+  uint64_t bytes_written = 0;    // DynamoDB size of the items put or updated
   bool used_start_key = false;   // the request carried an ExclusiveStartKey
   bool returned_last_key = false;  // the response carries a LastEvaluatedKey
+  // What page chaos or a fault rule did to the answer ("short page: 3 items", "2 of 5 unprocessed"), or "".
+  std::string injected;
 };
 
 struct RequestContext {
@@ -46,6 +51,7 @@ struct RequestContext {
   // For how long a new table shows CREATING (DynamoDB Local's -delayTransientStatuses); 0: ACTIVE at once.
   uint64_t transient_status_ms = 0;
   RequestCounters* counters = nullptr;  // may be null
+  const RequestPolicies* policies = nullptr;  // null: nothing injected (request_policies.h)
 };
 
 // A context for calls made outside any request (start-up, tests): the system clock, DynamoDB's page size.

@@ -35,13 +35,23 @@ Status BatchGetItem(const Catalog& catalog, const RequestContext& ctx, const Bat
     }
     tables.push_back(table);
   }
+  // Page chaos or a fault rule may leave keys unprocessed (docs/testing-pagination.md): they are not read.
+  std::vector<bool> left;
+  if (ctx.policies) {
+    std::string injected;
+    left = ChooseUnprocessed(*ctx.policies, total, /*salt=*/0xB47C6, &injected);
+    if (ctx.counters && !injected.empty()) ctx.counters->injected = "BatchGetItem: " + injected;
+  }
+  size_t position = 0;
   uint64_t response_bytes = 0;
   for (size_t i = 0; i < request.tables.size(); i++) {
     const auto& t = request.tables[i];
     std::vector<AttributeMap> items, unprocessed;
     double units = 0;
     for (const auto& key : t.keys) {
-      if (response_bytes >= kMaxBatchGetResponseBytes) {
+      bool left_by_policy = !left.empty() && left[position];
+      position++;
+      if (left_by_policy || response_bytes >= kMaxBatchGetResponseBytes) {
         unprocessed.push_back(key);
         continue;
       }

@@ -2,7 +2,8 @@
 //
 // Every table and key is checked before anything is read (DynamoDB's order: projections, then tables, then
 // keys, duplicates refused). Items are read one by one; once the response passes 16 MB the remaining keys are
-// returned as UnprocessedKeys, as DynamoDB does.
+// returned as UnprocessedKeys, as DynamoDB does, and so are those the request's policies leave (page chaos, a
+// fault rule's "unprocessed" share).
 
 #ifndef DYNAPAGE_ENGINE_READ_BATCH_GET_ITEM_H_
 #define DYNAPAGE_ENGINE_READ_BATCH_GET_ITEM_H_

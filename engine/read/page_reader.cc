@@ -38,11 +38,44 @@ std::unique_ptr<Storage::Iterator> StartPage(const Storage& storage, const PageS
   return it;
 }
 
+// The key that immediately follows key: its last part's S or B value with a NUL character appended (the value's
+// "00 01" terminator becomes "00 FF 00 01", docs/architecture.md "Key layout"). REQUIRES: cut.extendable_last_part.
+std::string SuccessorKey(std::string_view key) {
+  std::string next(key.substr(0, key.size() - 1));
+  next.append("\xFF\x00\x01", 3);
+  return next;
+}
+
+// An empty page's LastEvaluatedKey: a key strictly between the start key and the entry under it (reading forward,
+// the start key's successor; backward, the entry's successor), inside the range. False when there is none.
+bool EmptyPageKey(const PageSpec& spec, const Storage::Iterator& it, std::string* key) {
+  if (!spec.cut->extendable_last_part || !it.Valid()) return false;
+  std::string_view entry = it.key();
+  if (spec.forward) {
+    if (!spec.exclusive_start) return false;
+    *key = SuccessorKey(*spec.exclusive_start);
+    return *key < entry;
+  }
+  *key = SuccessorKey(entry);
+  return (!spec.exclusive_start || *key < *spec.exclusive_start) && *key < spec.upper;
+}
+
 }  // namespace
 
 Status ReadPage(const Storage& storage, const PageSpec& spec, ItemSink* sink, PageResult* result) {
   *result = PageResult();
   std::unique_ptr<Storage::Iterator> it = StartPage(storage, spec);
+  uint64_t limit = spec.limit;
+  std::string last_key;  // with cut->key_on_last: the last evaluated entry's key
+  if (spec.cut) {
+    std::string empty_key;
+    if (spec.cut->empty_page && EmptyPageKey(spec, *it, &empty_key)) {
+      result->last_evaluated = std::move(empty_key);
+      result->cut_applied = "empty page";
+      return it->status();
+    }
+    if (spec.cut->max_items && (!limit || spec.cut->max_items < limit)) limit = spec.cut->max_items;
+  }
 
   const bool decode = spec.filter || spec.projection || spec.fetch_base;
   AttributeMap item;
@@ -81,15 +114,26 @@ Status ReadPage(const Storage& storage, const PageSpec& spec, ItemSink* sink, Pa
   bool stopped = false;
   while (it->Valid()) {
     DP_RETURN_IF_ERROR(evaluate());
-    if ((spec.limit && result->scanned_count >= spec.limit) || result->bytes_read >= spec.max_page_bytes) {
+    if ((limit && result->scanned_count >= limit) || result->bytes_read >= spec.max_page_bytes) {
       // The page is complete: stop without moving on (DynamoDB does not look ahead), which counts as stopping
       // on Limit or size unless the range can hold only that one item.
       stopped = !spec.single_item_range;
+      if (stopped && limit != spec.limit && (!spec.limit || result->scanned_count < spec.limit) &&
+          result->bytes_read < spec.max_page_bytes) {
+        result->cut_applied = "short page";
+      }
       break;
     }
+    if (spec.cut && spec.cut->key_on_last) last_key.assign(it->key());
     spec.forward ? it->Next() : it->Prev();
   }
   DP_RETURN_IF_ERROR(it->status());
+  if (!stopped && !last_key.empty() && !spec.single_item_range) {
+    // The range ran out: the last entry's key goes out anyway, and the client's next page is empty.
+    result->last_evaluated = std::move(last_key);
+    result->cut_applied = "key on last item";
+    return Status::OK();
+  }
   // A stopped page did not move past its last evaluated entry: the next page starts after it.
   if (stopped) {
     result->last_evaluated.emplace(it->key());

@@ -44,6 +44,21 @@ class BaseItemFetcher {
   virtual bool Fetch(AttributeMap* entry, uint64_t* bytes) = 0;
 };
 
+// Page chaos (docs/testing-pagination.md): a cut of the page at another point that is still legal, so that a client
+// following the contract still reads every item exactly once.
+struct PageCut {
+  // Stop after this many evaluated entries, as a Limit would (0: no such stop). REQUIRES: not 0 with empty_page.
+  uint64_t max_items = 0;
+  // Return no entry at all, with a LastEvaluatedKey strictly between the start key and the first entry, when
+  // such a key exists (see extendable_last_part); otherwise the cut falls back to max_items.
+  bool empty_page = false;
+  // When the range runs out within the page, report its last evaluated entry's key anyway: the next page is empty.
+  bool key_on_last = false;
+  // The storage key's last part is an S or B value that is not hashed (a sort key, or an index entry's table
+  // key), so appending a NUL character to it makes the key's immediate successor.
+  bool extendable_last_part = false;
+};
+
 struct PageSpec {
   std::string lower;  // inclusive
   std::string upper;  // exclusive
@@ -61,6 +76,7 @@ struct PageSpec {
   // When set, only these top-level attributes are decoded for the filter and projection (a cheaper decode);
   // REQUIRES: they include every attribute the filter and projection refer to.
   const std::vector<std::string>* needed_attributes = nullptr;
+  const PageCut* cut = nullptr;  // optional: page chaos
 };
 
 struct PageResult {
@@ -69,6 +85,7 @@ struct PageResult {
   uint64_t bytes_read = 0;      // Σ sizes of evaluated entries (capacity)
   uint64_t base_bytes_read = 0; // Σ sizes of base items fetched
   std::optional<std::string> last_evaluated;  // storage key of the last evaluated entry, if the page stopped early
+  const char* cut_applied = nullptr;  // which PageCut stopped the page ("short page", …), if one did
 };
 
 Status ReadPage(const Storage& storage, const PageSpec& spec, ItemSink* sink, PageResult* result);

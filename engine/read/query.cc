@@ -105,9 +105,11 @@ Status Query(const Catalog& catalog, const RequestContext& ctx, const QueryReque
   ApplyPlanToPage(plan, &spec);
   std::unique_ptr<BaseItemFetcher> fetcher = NewBaseItemFetcher(catalog, plan);
   spec.fetch_base = fetcher.get();
+  PageCut cut;
+  ChoosePageCut(ctx, plan, &cut, &spec);
   PageResult page;
   DP_RETURN_IF_ERROR(ReadPage(catalog.storage(), spec, sink, &page));
-  return FinishRead(plan, request, page, result);
+  return FinishRead(ctx, plan, request, page, result);
 }
 
 }  // namespace dynapage

@@ -231,9 +231,45 @@ void ApplyPlanToPage(const ReadPlan& plan, PageSpec* spec) {
   if (!plan.needed_attributes.empty()) spec->needed_attributes = &plan.needed_attributes;
 }
 
-Status FinishRead(const ReadPlan& plan, const ReadRequest& request, const PageResult& page, ReadResult* result) {
+void ChoosePageCut(const RequestContext& ctx, const ReadPlan& plan, PageCut* cut, PageSpec* spec) {
+  if (!ctx.policies || !ctx.policies->page_chaos || spec->single_item_range) return;
+  ChaosDice dice(ctx.policies->chaos_seed);
+  // The last part of a storage key: the table's sort key, or on an index, the table key that ends each entry.
+  // That part alone may change: not when it is the hashed partition key of a table's own key, nor when the same
+  // attribute is also part of the index key (the LastEvaluatedKey holds one value per attribute).
+  const KeySchema& table_key = plan.table->key;
+  const KeyAttribute& last = table_key.range ? *table_key.range : table_key.hash;
+  bool alone = plan.index ? !plan.index->key.IsKeyAttribute(last.name) : table_key.range.has_value();
+  cut->extendable_last_part = alone && last.type != AttrType::kN;
+  // One page in eight as it would be, a quarter empty where a key allows, the rest short.
+  switch (dice.Below(8)) {
+    case 0:
+      return;
+    case 1:
+    case 2:
+      cut->empty_page = true;
+      break;
+    default:
+      break;
+  }
+  cut->max_items = 1 + dice.Below(dice.Chance(0.5) ? 3 : 12);
+  cut->key_on_last = dice.Chance(0.5);
+  spec->cut = cut;
+}
+
+Status FinishRead(const RequestContext& ctx, const ReadPlan& plan, const ReadRequest& request,
+                  const PageResult& page, ReadResult* result) {
   result->count = page.count;
   result->scanned_count = page.scanned_count;
+  if (ctx.counters) {
+    RequestCounters& counters = *ctx.counters;
+    counters.items_returned += page.count;
+    counters.items_evaluated += page.scanned_count;
+    counters.bytes_read += page.bytes_read + page.base_bytes_read;
+    counters.used_start_key = request.exclusive_start_key.has_value();
+    counters.returned_last_key = page.last_evaluated.has_value();
+    if (page.cut_applied) counters.injected = std::string("page chaos: ") + page.cut_applied;
+  }
   if (page.last_evaluated) {
     AttributeMap key;
     if (!StorageKeyToAttributes(*plan.table, plan.index, *page.last_evaluated, &key)) {

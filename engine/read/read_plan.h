@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/base/request_context.h"
 #include "engine/catalog/catalog.h"
 #include "engine/expressions/expression_ast.h"
 #include "engine/expressions/key_condition.h"
@@ -54,8 +55,14 @@ std::unique_ptr<BaseItemFetcher> NewBaseItemFetcher(const Catalog& catalog, cons
 // Fills the PageSpec fields that come from the plan (filter, projection, count, decode hints).
 void ApplyPlanToPage(const ReadPlan& plan, PageSpec* spec);
 
+// Page chaos: when ctx's policies ask for it, chooses a legal cut of this page into *cut and points spec at it
+// (docs/testing-pagination.md). REQUIRES: *cut outlives the read.
+void ChoosePageCut(const RequestContext& ctx, const ReadPlan& plan, PageCut* cut, PageSpec* spec);
+
 // Turns a finished page into the response fields: LastEvaluatedKey and consumed capacity.
-Status FinishRead(const ReadPlan& plan, const ReadRequest& request, const PageResult& page, ReadResult* result);
+// Reports what the page did to ctx.counters when someone counts.
+Status FinishRead(const RequestContext& ctx, const ReadPlan& plan, const ReadRequest& request, const PageResult& page,
+                  ReadResult* result);
 
 }  // namespace dynapage
 

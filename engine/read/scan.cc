@@ -52,9 +52,11 @@ Status Scan(const Catalog& catalog, const RequestContext& ctx, const ScanRequest
   ApplyPlanToPage(plan, &spec);
   std::unique_ptr<BaseItemFetcher> fetcher = NewBaseItemFetcher(catalog, plan);
   spec.fetch_base = fetcher.get();
+  PageCut cut;
+  ChoosePageCut(ctx, plan, &cut, &spec);
   PageResult page;
   DP_RETURN_IF_ERROR(ReadPage(catalog.storage(), spec, sink, &page));
-  return FinishRead(plan, request, page, result);
+  return FinishRead(ctx, plan, request, page, result);
 }
 
 }  // namespace dynapage

@@ -103,6 +103,24 @@ Status BatchWriteItem(WritePath& write_path, const RequestContext& ctx, BatchWri
     }
   }
   if (HasDuplicates(keys)) return Status::Validation(kDuplicates);
+  result->unprocessed.clear();
+  if (ctx.policies) {
+    std::string injected;
+    std::vector<bool> left = ChooseUnprocessed(*ctx.policies, writes.size(), /*salt=*/0xB47C4, &injected);
+    std::vector<ItemWrite> applied;
+    size_t position = 0;
+    for (size_t t = 0; t < request.tables.size(); t++) {
+      for (size_t e = 0; e < request.tables[t].second.size(); e++, position++) {
+        if (left[position]) {
+          result->unprocessed.emplace_back(t, e);
+        } else {
+          applied.push_back(std::move(writes[position]));
+        }
+      }
+    }
+    writes = std::move(applied);
+    if (ctx.counters && !injected.empty()) ctx.counters->injected = "BatchWriteItem: " + injected;
+  }
   std::vector<Status> statuses;
   DP_RETURN_IF_ERROR(write_path.ApplyWrites(ctx, &writes, &statuses));
   result->capacity.clear();

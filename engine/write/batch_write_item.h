@@ -1,7 +1,9 @@
 // BatchWriteItem: up to 25 puts and deletes across tables.
 //
 // A batch write is applied as one atomic storage batch (stronger than DynamoDB promises, never weaker), so
-// nothing is ever left unprocessed. (BatchGetItem is engine/read/batch_get_item.h.)
+// nothing is left unprocessed, unless the request's policies say so (page chaos, or a fault rule's
+// "unprocessed" share, docs/testing-pagination.md): then a random part of the requests, chosen after every
+// check has passed, is not applied at all and is reported back as UnprocessedItems. (BatchGetItem is engine/read/batch_get_item.h.)
 
 #ifndef DYNAPAGE_ENGINE_WRITE_BATCH_WRITE_ITEM_H_
 #define DYNAPAGE_ENGINE_WRITE_BATCH_WRITE_ITEM_H_
@@ -36,6 +38,8 @@ struct BatchWriteRequest {
 
 struct BatchWriteResult {
   std::vector<ConsumedCapacity> capacity;  // one per table
+  // The requests not applied, as (position of the table in request.tables, position of the entry in its list).
+  std::vector<std::pair<size_t, size_t>> unprocessed;
 };
 
 // Takes the request: its items are moved into storage rather than copied.

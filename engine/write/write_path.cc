@@ -365,6 +365,12 @@ Status WritePath::ApplyWrites(const RequestContext& ctx, std::vector<ItemWrite>*
   for (const StreamInfo& stream : streams.streams) {
     catalog_->mutable_streams().SetNextSequence(stream.id, stream.next_seq);
   }
+  if (ctx.counters) {
+    for (const ItemWrite& w : *writes) {
+      ctx.counters->items_written++;
+      ctx.counters->bytes_written += w.new_size;
+    }
+  }
   return Status::OK();
 }
 

@@ -27,6 +27,7 @@
 #include "server/http/connection_stream.h"
 #include "server/http/content_encoding.h"
 #include "server/operations/operation_table.h"
+#include "server/protocol/admin_streams.h"
 
 namespace dynapage {
 
@@ -277,6 +278,17 @@ void RaiseOpenFileLimit() {
 // around them, so that each request costs one recv() and one send() (see ConnectionStream), so that a framing
 // error closes the connection, and so that Stop() can end connections that sit idle between requests instead of
 // leaving their threads blocked for the keep-alive timeout.
+
+// cpp-httplib parses requests and writes responses; this class owns the connection loop around them, so
+// that each request costs one recv() and one send() (see ConnectionStream), and so that Stop() can end
+// connections that sit idle between requests instead of leaving their threads blocked for the keep-alive
+// timeout.
+namespace {
+// The socket of the connection this thread serves, for a fault rule that drops the connection.
+thread_local socket_t current_socket = INVALID_SOCKET;
+socket_t CurrentSocket() { return current_socket; }
+}  // namespace
+
 class HttpServer::ConnectionServer : public httplib::Server {
  public:
   // Ends idle connections now and busy ones after their current request.
@@ -369,6 +381,7 @@ class HttpServer::ConnectionServer : public httplib::Server {
     timeval keep_alive{kKeepAliveSeconds, 0};
     setsockopt(sock, SOL_SOCKET, SO_SNDTIMEO, &keep_alive, sizeof(keep_alive));
     bool ok = false;
+    current_socket = sock;
     if (Register(sock)) {
       ClientCpuAffinity::Connection client_cpu(&client_cpus_, sock);
       ConnectionStream stream(sock, &client_cpu, request_deadline_, kIdleShed, std::chrono::seconds(kKeepAliveSeconds));
@@ -458,12 +471,24 @@ HttpServer::HttpServer() : server_(new ConnectionServer()) {
       decode = DecodeBody(t_exchange.encoding, req.body, kMaxRequestBytes, &decoded);
       w.body = decoded;
     }
-    if (decode == DecodeResult::kOk) {
-      r = dispatcher_->Handle(w);
-    } else {
+    if (decode != DecodeResult::kOk) {
       r.status = decode == DecodeResult::kTooLarge ? 413 : 400;
       r.body = RefusalBody(r.status, "The request body is not valid data of its Content-Encoding");
+    } else if (AdminApi::IsAdminPath(w.path) && !IsStreamsAdminPath(w.path)) {  // those two are the dispatcher's
+      AdminRequest admin{w.method, w.path, {}, w.body};
+      // The query string only: cpp-httplib's params also hold a form-encoded body's fields.
+      size_t question = req.target.find('?');
+      if (question != std::string::npos) {
+        httplib::Params query;
+        httplib::detail::parse_query_text(req.target.substr(question + 1), query);
+        for (const auto& [name, value] : query) admin.query.emplace(name, value);
+      }
+      r = admin_->Handle(admin);
+    } else {
+      r = dispatcher_->Handle(w);
     }
+    // An injected fault: the client sees the connection close without an answer.
+    if (r.drop_connection) ::shutdown(CurrentSocket(), SHUT_RDWR);
     res.status = r.status;
     // Straight into the header map: set_header() would scan the value, which we made, for CR and LF.
     res.headers.emplace("Content-Type", std::move(r.content_type));
@@ -628,11 +653,17 @@ int HttpServer::BindLoopback(int port) {
 }
 
 void HttpServer::Run(Database* db, const ServiceOptions& options) {
-  Serve(std::make_unique<Dispatcher>(db, options, FindOperation, FindStreamsOperation));
+  owned_databases_ = std::make_unique<DatabaseSet>(db);
+  Run(owned_databases_.get(), options);
 }
 
 void HttpServer::Run(DatabaseSet* databases, const ServiceOptions& options) {
-  Serve(std::make_unique<Dispatcher>(databases, options, FindOperation, FindStreamsOperation));
+  // The test bench runs around every request, and the admin API serves it; with none set, one with everything off.
+  if (!bench_) bench_ = (own_bench_ = std::make_unique<TestBench>(TestBenchOptions())).get();
+  ServiceOptions service = options;
+  service.hooks = bench_;
+  admin_ = std::make_unique<AdminApi>(databases, bench_);
+  Serve(std::make_unique<Dispatcher>(databases, service, FindOperation, FindStreamsOperation));
 }
 
 void HttpServer::Serve(std::unique_ptr<Dispatcher> dispatcher) {

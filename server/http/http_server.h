@@ -34,6 +34,8 @@
 #include <vector>
 
 #include "engine/database/database.h"
+#include "server/admin/admin_api.h"
+#include "server/admin/test_bench.h"
 #include "server/protocol/dispatcher.h"
 
 namespace dynapage {
@@ -66,6 +68,10 @@ class HttpServer {
   // Whether each connection's thread runs on its client's CPU (ClientCpuAffinity; on by default).
   // REQUIRES: called before Bind().
   void set_follow_client_cpu(bool follow);
+  // The test bench (page chaos, faults, audit, request log, metrics) that requests run in and the admin API
+  // (/_dynapage/…, /metrics) serves; without one, Run() makes one with everything off.
+  // REQUIRES: called before Run(); bench outlives the server.
+  void set_test_bench(TestBench* bench) { bench_ = bench; }
   // Binds host:port (a numeric address or a name) and listens; port 0 picks a free port. Returns the bound port,
   // or -1 on failure.
   int Bind(const std::string& host, int port);
@@ -99,6 +105,10 @@ class HttpServer {
   HttpOptions options_;
   std::string cors_header_lines_;  // the constant CORS header lines of every response, when any origin may call
   std::unique_ptr<Dispatcher> dispatcher_;  // set by Run() before it accepts the first connection
+  TestBench* bench_ = nullptr;
+  std::unique_ptr<TestBench> own_bench_;    // when none was set
+  std::unique_ptr<AdminApi> admin_;         // set by Run() with dispatcher_
+  std::unique_ptr<DatabaseSet> owned_databases_;  // Run(db)'s one-database set
   std::unique_ptr<ConnectionServer> server_;
   std::vector<int> listeners_;
   int wake_[2] = {-1, -1};  // a pipe: a byte written wakes the accept loop to stop

@@ -11,6 +11,31 @@
 
 namespace dynapage {
 
+namespace {
+// The requests a test bench policy left unprocessed, as the client sent them, grouped by table in request order.
+// The t-th table of the request is the t-th member of RequestItems, and its e-th entry the e-th non-null one.
+void WriteUnprocessedItems(const rapidjson::Value& items, const std::vector<std::pair<size_t, size_t>>& unprocessed,
+                           JsonWriter* w) {
+  for (size_t i = 0; i < unprocessed.size(); i++) {
+    auto [table, entry] = unprocessed[i];
+    const auto& member = *(items.MemberBegin() + static_cast<rapidjson::SizeType>(table));
+    if (i == 0 || unprocessed[i - 1].first != table) {
+      w->Key(member.name.GetString(), member.name.GetStringLength());
+      w->StartArray();
+    }
+    size_t non_null = 0;
+    for (const auto& e : member.value.GetArray()) {
+      if (e.IsNull()) continue;
+      if (non_null++ == entry) {
+        e.Accept(*w);
+        break;
+      }
+    }
+    if (i + 1 == unprocessed.size() || unprocessed[i + 1].first != table) w->EndArray();
+  }
+}
+}  // namespace
+
 Status HandleBatchWriteItem(OperationContext& ctx) {
   RequestReader r(ctx.request);
   std::optional<std::string> capacity, metrics;
@@ -114,6 +139,7 @@ Status HandleBatchWriteItem(OperationContext& ctx) {
   w.StartObject();
   w.Key("UnprocessedItems");
   w.StartObject();
+  if (!result.unprocessed.empty()) WriteUnprocessedItems(*items, result.unprocessed, &w);
   w.EndObject();
   WriteConsumedCapacityList(result.capacity, ParseCapacityDetail(capacity), &w);
   WriteItemCollectionMetricsMap(ctx.db.catalog(), collection_keys, &w);

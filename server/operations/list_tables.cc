@@ -1,5 +1,7 @@
 // ListTables: table names in ascending order, Limit 1..100, LastEvaluatedTableName only when names remain.
 
+#include <algorithm>
+
 #include "server/operations/operation_table.h"
 #include "server/protocol/request_reader.h"
 
@@ -17,9 +19,18 @@ Status HandleListTables(OperationContext& ctx) {
   errors.CheckMax(limit, "limit", 100);
   DP_RETURN_IF_ERROR(errors.ToStatus());
 
+  size_t page = static_cast<size_t>(limit.value_or(100));
+  // Page chaos (docs/testing-pagination.md): a shorter page, or a LastEvaluatedTableName on the last name.
+  bool key_on_last = false;
+  if (ctx.context.policies && ctx.context.policies->page_chaos) {
+    ChaosDice dice(ctx.context.policies->chaos_seed);
+    if (dice.Below(4) != 0) page = 1 + dice.Below(std::min<size_t>(page, 3));
+    key_on_last = dice.Chance(0.5);
+  }
   std::vector<std::string> names;
   bool more = false;
-  ctx.db.catalog().ListTables(start.value_or(""), static_cast<size_t>(limit.value_or(100)), &names, &more);
+  ctx.db.catalog().ListTables(start.value_or(""), page, &names, &more);
+  if (key_on_last) more = true;
   JsonWriter& w = ctx.response;
   w.StartObject();
   w.Key("TableNames");

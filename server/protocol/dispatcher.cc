@@ -171,6 +171,21 @@ RequestContext Dispatcher::ContextFor(const WireRequest& request) const {
   return context;
 }
 
+WireResponse Dispatcher::Run(OperationHandler handler, const RequestContext& context, const rapidjson::Value& document,
+                             std::string_view host) const {
+  Database* db = nullptr;
+  Status status = databases_->For(context.caller, &db);
+  if (!status.ok()) return FromError(ToWireError(status));
+  rapidjson::StringBuffer buffer;
+  JsonWriter writer(buffer);
+  OperationContext ctx{*db, context, document, writer, "", host};
+  status = handler(ctx);
+  if (!status.ok()) return FromError(ToWireError(status, ctx.error_extra));
+  WireResponse response;
+  response.body.assign(buffer.GetString(), buffer.GetSize());
+  return response;
+}
+
 WireResponse Dispatcher::Handle(const WireRequest& request) const {
   WireResponse response;
   if (request.method == "GET" && request.path == "/") {
@@ -202,21 +217,17 @@ WireResponse Dispatcher::Handle(const WireRequest& request) const {
     } else if (empty_body) {
       response = FromError(ToWireError(Status::Serialization("")));
     } else {
-      rapidjson::StringBuffer buffer;
-      JsonWriter writer(buffer);
       RequestContext context = ContextFor(request);
-      Database* db = nullptr;
-      Status status = databases_->For(context.caller, &db);
-      if (!status.ok()) {
-        response = FromError(ToWireError(status));
+      RequestHooks* hooks = options_.hooks;
+      if (hooks && hooks->armed()) {
+        HookedRequest hooked;
+        hooked.wire = &request;
+        hooked.operation = request.target.substr(request.target.find('.') + 1);
+        hooked.body = &document;
+        if (!hooks->Before(&hooked, &context, &response)) response = Run(handler, context, document, request.host);
+        hooks->After(hooked, response);
       } else {
-        OperationContext ctx{*db, context, document, writer, "", request.host};
-        status = handler(ctx);
-        if (status.ok()) {
-          response.body.assign(buffer.GetString(), buffer.GetSize());
-        } else {
-          response = FromError(ToWireError(status, ctx.error_extra));
-        }
+        response = Run(handler, context, document, request.host);
       }
     }
   }

@@ -10,6 +10,7 @@
 #define DYNAPAGE_SERVER_PROTOCOL_DISPATCHER_H_
 
 #include <memory>
+#include <atomic>
 #include <string>
 #include <string_view>
 
@@ -21,6 +22,8 @@
 #include "server/protocol/operation.h"
 
 namespace dynapage {
+
+class RequestHooks;
 
 // How requests are served: what goes into each request's RequestContext besides what the request says.
 struct ServiceOptions {
@@ -34,6 +37,8 @@ struct ServiceOptions {
   const Clock* clock = SystemClock::Get();  // never null
   // The clock POST /_dynapage/clock sets and advances (the server makes it its clock too); null refuses that call.
   OffsetClock* settable_clock = nullptr;
+  // The test bench around each request (server/admin/test_bench.h), or null. REQUIRES: outlives the dispatcher.
+  RequestHooks* hooks = nullptr;
 };
 
 // Views into the HTTP layer's request. REQUIRES: what they view outlives Handle().
@@ -55,6 +60,38 @@ struct WireResponse {
   int status = 200;
   std::string content_type = "application/x-amz-json-1.0";
   std::string body;
+  bool drop_connection = false;  // an injected fault: close the connection without answering
+};
+
+// What the hooks see of a dispatched request, and keep for it from Before() to After().
+struct HookedRequest {
+  const WireRequest* wire = nullptr;
+  std::string_view operation;          // "Query"
+  const rapidjson::Value* body = nullptr;  // the parsed request (a JSON object)
+  RequestPolicies policies;
+  RequestCounters counters;
+  int64_t start_nanos = 0;  // steady clock
+  std::string fault;        // the fault rule that fired, described, or ""
+};
+
+// What a test bench adds around each operation (docs/testing-pagination.md): page chaos and fault rules before
+// it, the request log, the pagination audit and metrics after it. The dispatcher calls them only while armed(),
+// so with everything off a request pays one load of a flag.
+class RequestHooks {
+ public:
+  virtual ~RequestHooks() = default;
+  bool armed() const { return armed_.load(std::memory_order_relaxed); }
+  // Before the operation: may point context->policies and context->counters into *request, and returns true
+  // when an injected fault answers instead of the operation (then *fault is the answer).
+  virtual bool Before(HookedRequest* request, RequestContext* context, WireResponse* fault) = 0;
+  // After the operation (or the fault) answered.
+  virtual void After(const HookedRequest& request, const WireResponse& response) = 0;
+
+ protected:
+  void set_armed(bool armed) { armed_.store(armed, std::memory_order_relaxed); }
+
+ private:
+  std::atomic<bool> armed_{false};
 };
 
 // The caller of a request signed with authorization: the access key and region of its credential scope
@@ -78,6 +115,9 @@ class Dispatcher {
   RequestContext ContextFor(const WireRequest& request) const;
   // The handler X-Amz-Target names, or nullptr.
   OperationHandler FindHandler(std::string_view target) const;
+  // Runs the operation and makes its answer.
+  WireResponse Run(OperationHandler handler, const RequestContext& context, const rapidjson::Value& document,
+                   std::string_view host) const;
 
   std::unique_ptr<DatabaseSet> owned_databases_;  // the one-database set of the first constructor
   DatabaseSet* databases_;

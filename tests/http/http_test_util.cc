@@ -98,8 +98,12 @@ void TestServer::Start(const TestServerOptions& options) {
   database.path = options.path;
   Status s = Database::Open(database, &db_);
   if (!s.ok()) Die("Database::Open: " + s.message());
+  bench_ = std::make_unique<TestBench>(options.bench);
+  std::string bench_error = bench_->Open();
+  if (!bench_error.empty()) Die(bench_error);
   server_ = std::make_unique<HttpServer>();
   server_->set_options(options.http);
+  server_->set_test_bench(bench_.get());
   port_ = options.loopback_both ? server_->BindLoopback(0) : server_->Bind("127.0.0.1", 0);
   if (port_ <= 0) Die("cannot bind 127.0.0.1:0");
   ServiceOptions service;
@@ -135,6 +139,7 @@ TestServer::~TestServer() {
   if (thread_.joinable()) thread_.join();
   server_.reset();
   sweeper_.reset();
+  bench_.reset();
   db_.reset();
 }
 

@@ -29,6 +29,7 @@
 #include "engine/database/database.h"
 #include "server/http/http_server.h"
 #include "engine/database/sweeper.h"
+#include "server/admin/test_bench.h"
 
 namespace dynapage {
 
@@ -79,6 +80,7 @@ struct TestServerOptions {
   uint64_t transient_status_ms = 0;  // --transient-status-delay
   // The TTL sweeper's interval (0: none; POST /_dynapage/ttl/sweep still sweeps).
   int64_t ttl_interval_ms = 0;
+  TestBenchOptions bench;  // page chaos, faults, audit, request log, metrics: all off by default
 };
 
 class TestServer {
@@ -94,6 +96,7 @@ class TestServer {
   Database& db() { return *db_; }
   // The server's clock, which POST /_dynapage/clock sets too.
   OffsetClock& clock() { return clock_; }
+  TestBench& bench() { return *bench_; }
   const TestServerOptions& options() const { return options_; }
 
   // POSTs body as operation ("PutItem", "Query", …) the way an SDK does.
@@ -116,6 +119,7 @@ class TestServer {
   OffsetClock clock_;
   std::unique_ptr<Database> db_;
   std::unique_ptr<Sweeper> sweeper_;
+  std::unique_ptr<TestBench> bench_;
   std::unique_ptr<HttpServer> server_;
   std::thread thread_;
   int port_ = -1;

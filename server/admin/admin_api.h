@@ -1,0 +1,71 @@
+// AdminApi: dynapage's own HTTP routes, under /_dynapage/ and at /metrics, which no DynamoDB request uses
+// (docs/testing-pagination.md, "The admin API").
+//
+// Routes are a table of (method, path, handler): a feature adds its own with AddRoute() (before the server runs).
+// Every answer but /metrics is JSON; a failure is {"error": "<Kind>", "message": "<what to do>"} with an HTTP
+// status that says what kind: 400 bad input, 404 unknown route or table, 405 wrong method, 409 a feature that is
+// off.
+
+#ifndef DYNAPAGE_SERVER_ADMIN_ADMIN_API_H_
+#define DYNAPAGE_SERVER_ADMIN_ADMIN_API_H_
+
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/database/database.h"
+#include "server/protocol/database_set.h"
+#include "server/admin/test_bench.h"
+#include "server/protocol/dispatcher.h"
+
+namespace dynapage {
+
+struct AdminRequest {
+  std::string_view method;
+  std::string_view path;                     // without the query string
+  std::map<std::string, std::string> query;  // the query string's parameters
+  std::string_view body;
+};
+
+// An admin answer: JSON {"error": kind, "message": message} with status.
+WireResponse AdminError(int status, const std::string& kind, const std::string& message);
+// A JSON answer with status 200.
+WireResponse AdminJson(std::string body);
+
+class AdminApi {
+ public:
+  using Handler = std::function<WireResponse(const AdminRequest&)>;
+
+  // REQUIRES: db and bench outlive the API.
+  // Reset and the metrics cover every database of databases open now. REQUIRES: both outlive the API.
+  AdminApi(DatabaseSet* databases, TestBench* bench);
+
+  // True for the paths the admin API answers (every path under /_dynapage/, and /metrics).
+  static bool IsAdminPath(std::string_view path);
+  // REQUIRES: IsAdminPath(request.path).
+  WireResponse Handle(const AdminRequest& request) const;
+  // query_parameters: those the route accepts; any other is refused with 400.
+  void AddRoute(std::string method, std::string path, std::vector<std::string> query_parameters, Handler handler);
+
+ private:
+  struct Route {
+    std::string method, path;
+    std::vector<std::string> query_parameters;
+    Handler handler;
+  };
+
+  WireResponse Reset(const AdminRequest& request);
+  WireResponse Requests(const AdminRequest& request) const;
+  WireResponse AddFaults(const AdminRequest& request);
+  WireResponse SetChaos(const AdminRequest& request);
+
+  DatabaseSet* databases_;
+  TestBench* bench_;
+  std::vector<Route> routes_;
+};
+
+}  // namespace dynapage
+
+#endif  // DYNAPAGE_SERVER_ADMIN_ADMIN_API_H_

@@ -1,0 +1,232 @@
+#include "server/admin/pagination_audit.h"
+
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+#include "server/admin/admin_json.h"
+
+namespace dynapage {
+
+namespace {
+
+std::string CompactJson(const rapidjson::Value& value) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
+  value.Accept(w);
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+// A map of attributes with its members in name order: the same key however the client ordered it.
+std::string CanonicalMap(const rapidjson::Value& map) {
+  if (!map.IsObject()) return CompactJson(map);
+  std::vector<std::pair<std::string_view, const rapidjson::Value*>> members;
+  for (auto m = map.MemberBegin(); m != map.MemberEnd(); ++m) {
+    members.emplace_back(std::string_view(m->name.GetString(), m->name.GetStringLength()), &m->value);
+  }
+  std::sort(members.begin(), members.end());
+  std::string out = "{";
+  for (const auto& [name, value] : members) {
+    out.append(out.size() > 1 ? "," : "").append(name).append(":").append(CompactJson(*value));
+  }
+  return out + "}";
+}
+
+std::string Text(const rapidjson::Value& object, const char* member) {
+  auto m = object.FindMember(member);
+  if (m == object.MemberEnd() || !m->value.IsString()) return "";
+  return std::string(m->value.GetString(), m->value.GetStringLength());
+}
+
+const rapidjson::Value* Member(const rapidjson::Value& object, const char* member) {
+  auto m = object.FindMember(member);
+  return m == object.MemberEnd() || m->value.IsNull() ? nullptr : &m->value;
+}
+
+std::string Identity(std::string_view access_key, std::string_view operation, const std::string& table,
+                     const std::string& index, const std::string& token) {
+  std::string id;
+  id.append(access_key).append(1, '\x1f').append(operation).append(1, '\x1f').append(table);
+  id.append(1, '\x1f').append(index).append(1, '\x1f').append(token);
+  return id;
+}
+
+// The token of one BatchWriteItem request: "P" and the item, or "D" and the key.
+std::string WriteRequestToken(const rapidjson::Value& entry) {
+  if (!entry.IsObject()) return "";
+  if (const rapidjson::Value* put = Member(entry, "PutRequest")) {
+    const rapidjson::Value* item = put->IsObject() ? Member(*put, "Item") : nullptr;
+    return item ? "P" + CanonicalMap(*item) : "";
+  }
+  if (const rapidjson::Value* del = Member(entry, "DeleteRequest")) {
+    const rapidjson::Value* key = del->IsObject() ? Member(*del, "Key") : nullptr;
+    return key ? "D" + CanonicalMap(*key) : "";
+  }
+  return "";
+}
+
+
+}  // namespace
+
+void PaginationAudit::Follow(const std::string& id, Continuation* chain) {
+  auto it = open_.find(id);
+  if (it == open_.end()) return;
+  chain->pages_read = it->second.pages_read;
+  chain->items_read = it->second.items_read;
+  open_.erase(it);
+  followed_++;
+}
+
+void PaginationAudit::Issue(const std::string& id, Continuation continuation) {
+  issued_++;
+  if (open_.size() >= kMaxOpenContinuations && !open_.count(id)) {
+    not_kept_++;
+    return;
+  }
+  auto [it, added] = open_.try_emplace(id);
+  uint64_t times = added ? 1 : it->second.times + 1;
+  it->second = std::move(continuation);
+  it->second.times = times;
+}
+
+void PaginationAudit::Observe(std::string_view operation, std::string_view access_key, std::string_view request_id,
+                              const rapidjson::Value& request, const rapidjson::Value& response) {
+  if (!request.IsObject() || !response.IsObject()) return;
+  std::lock_guard<std::mutex> lock(mu_);
+  if (operation == "Query" || operation == "Scan" || operation == "ListTables") {
+    bool list = operation == "ListTables";
+    Continuation c;
+    c.operation = std::string(operation);
+    c.table = list ? "" : Text(request, "TableName");
+    c.index = list ? "" : Text(request, "IndexName");
+    const rapidjson::Value* start = Member(request, list ? "ExclusiveStartTableName" : "ExclusiveStartKey");
+    if (start) Follow(Identity(access_key, operation, c.table, c.index, CanonicalMap(*start)), &c);
+    const rapidjson::Value* next = Member(response, list ? "LastEvaluatedTableName" : "LastEvaluatedKey");
+    if (!next) return;
+    c.key_condition = Text(request, "KeyConditionExpression");
+    if (c.key_condition.empty() && Member(request, "KeyConditions")) c.key_condition = "KeyConditions";
+    c.filter = Text(request, "FilterExpression");
+    if (c.filter.empty() && Member(request, operation == "Query" ? "QueryFilter" : "ScanFilter")) {
+      c.filter = operation == "Query" ? "QueryFilter" : "ScanFilter";
+    }
+    if (const rapidjson::Value* segment = Member(request, "Segment")) {
+      if (segment->IsInt64())
+        c.filter.append(c.filter.empty() ? "" : "; ").append("Segment ").append(std::to_string(segment->GetInt64()));
+    }
+    c.access_key = std::string(access_key);
+    c.request_id = std::string(request_id);
+    c.pages_read++;
+    const rapidjson::Value* count = Member(response, list ? "TableNames" : "Count");
+    if (count && count->IsUint64()) c.items_read += count->GetUint64();
+    if (count && count->IsArray()) c.items_read += count->Size();
+    c.token_json = CompactJson(*next);
+    std::string id = Identity(access_key, operation, c.table, c.index, CanonicalMap(*next));
+    Issue(id, std::move(c));
+    return;
+  }
+  bool write = operation == "BatchWriteItem";
+  if (!write && operation != "BatchGetItem") return;
+  // Each request the caller sends again follows its continuation; each one left unprocessed is a new one.
+  const rapidjson::Value* items = Member(request, "RequestItems");
+  std::map<std::string, Continuation> chains;  // pages read before, by table
+  if (items && items->IsObject()) {
+    for (auto t = items->MemberBegin(); t != items->MemberEnd(); ++t) {
+      std::string table(t->name.GetString(), t->name.GetStringLength());
+      Continuation& chain = chains[table];
+      const rapidjson::Value* list = write ? &t->value : (t->value.IsObject() ? Member(t->value, "Keys") : nullptr);
+      if (!list || !list->IsArray()) continue;
+      for (const auto& entry : list->GetArray()) {
+        std::string token = write ? WriteRequestToken(entry) : CanonicalMap(entry);
+        Continuation followed;
+        Follow(Identity(access_key, operation, table, "", token), &followed);
+        chain.pages_read = std::max(chain.pages_read, followed.pages_read);
+      }
+    }
+  }
+  const rapidjson::Value* left = Member(response, write ? "UnprocessedItems" : "UnprocessedKeys");
+  if (!left || !left->IsObject()) return;
+  for (auto t = left->MemberBegin(); t != left->MemberEnd(); ++t) {
+    std::string table(t->name.GetString(), t->name.GetStringLength());
+    const rapidjson::Value* list = write ? &t->value : (t->value.IsObject() ? Member(t->value, "Keys") : nullptr);
+    if (!list || !list->IsArray()) continue;
+    for (const auto& entry : list->GetArray()) {
+      Continuation c;
+      c.operation = std::string(operation);
+      c.table = table;
+      c.access_key = std::string(access_key);
+      c.request_id = std::string(request_id);
+      c.pages_read = chains[table].pages_read + 1;
+      c.token_json = CompactJson(entry);
+      std::string token = write ? WriteRequestToken(entry) : CanonicalMap(entry);
+      Issue(Identity(access_key, operation, table, "", token), std::move(c));
+    }
+  }
+}
+
+std::string PaginationAudit::ReportJson() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
+  w.StartObject();
+  w.Key("issued");
+  w.Uint64(issued_);
+  w.Key("followed");
+  w.Uint64(followed_);
+  w.Key("not_kept");
+  w.Uint64(not_kept_);
+  w.Key("abandoned");
+  w.StartArray();
+  for (const auto& [id, c] : open_) {
+    w.StartObject();
+    WriteOptionalText(&w, "operation", c.operation);
+    WriteOptionalText(&w, "table", c.table);
+    WriteOptionalText(&w, "index", c.index);
+    WriteOptionalText(&w, "key_condition", c.key_condition);
+    WriteOptionalText(&w, "filter", c.filter);
+    WriteOptionalText(&w, "access_key", c.access_key);
+    WriteOptionalText(&w, "request_id", c.request_id);
+    w.Key("pages_read");
+    w.Uint64(c.pages_read);
+    w.Key("items_read");
+    w.Uint64(c.items_read);
+    w.Key("times");
+    w.Uint64(c.times);
+    w.Key("continuation");
+    w.RawValue(c.token_json.data(), c.token_json.size(), rapidjson::kObjectType);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+std::string PaginationAudit::Summary() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::string out = "pagination audit: " + std::to_string(issued_) + " continuations issued, " +
+                    std::to_string(followed_) + " followed, " + std::to_string(open_.size()) + " abandoned\n";
+  for (const auto& [id, c] : open_) {
+    out += "  abandoned: " + c.operation + (c.table.empty() ? "" : " " + c.table) +
+           (c.index.empty() ? "" : " index " + c.index) +
+           (c.key_condition.empty() ? "" : " key condition \"" + c.key_condition + "\"") +
+           (c.filter.empty() ? "" : " filter \"" + c.filter + "\"") + " after " + std::to_string(c.pages_read) +
+           " page(s), " + std::to_string(c.items_read) + " item(s); left at " + c.token_json +
+           (c.times > 1 ? " (" + std::to_string(c.times) + " times)" : "") + "\n";
+  }
+  return out;
+}
+
+size_t PaginationAudit::abandoned() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return open_.size();
+}
+
+void PaginationAudit::Clear() {
+  std::lock_guard<std::mutex> lock(mu_);
+  open_.clear();
+  issued_ = followed_ = not_kept_ = 0;
+}
+
+}  // namespace dynapage

@@ -1,0 +1,646 @@
+// The test bench through HTTP (docs/testing-pagination.md): page chaos keeps every answer legal (a model check
+// over many seeds), the loops it must catch are caught, fault rules, the pagination audit, the request log,
+// metrics, reset, health, and the admin API's errors.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "tests/http/http_test_util.h"
+
+namespace dynapage {
+namespace {
+
+constexpr int kSeeds = 60;
+
+HttpResult Admin(TestServer& server, const std::string& method, const std::string& path, const std::string& body = "") {
+  HttpRequest request;
+  request.method = method;
+  request.path = path;
+  request.body = body;
+  if (!body.empty()) request.headers.emplace("Content-Type", "application/json");
+  request.headers.emplace("Accept-Encoding", "identity");  // the test client does not inflate gzip
+  return server.Send(request);
+}
+
+std::string Pad(int i) {
+  char text[16];
+  std::snprintf(text, sizeof(text), "%03d", i);
+  return text;
+}
+
+// A table "tab" (pk S, sk S) with a GSI "by_g" (g S, n N): partitions "a" and "b" of `per_partition` items each,
+// and a hash-only table "hsh" of `per_partition` items.
+void LoadTables(TestServer& server, int per_partition) {
+  ASSERT_EQ(200, server
+                     .Call("CreateTable", R"({"TableName":"tab","BillingMode":"PAY_PER_REQUEST",
+      "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"S"},
+                              {"AttributeName":"g","AttributeType":"S"},{"AttributeName":"n","AttributeType":"N"}],
+      "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],
+      "GlobalSecondaryIndexes":[{"IndexName":"by_g","Projection":{"ProjectionType":"ALL"},
+          "KeySchema":[{"AttributeName":"g","KeyType":"HASH"},{"AttributeName":"n","KeyType":"RANGE"}]}]})")
+                     .status);
+  ASSERT_EQ(200, server.CreateTable("hsh", "pk", "S").status);
+  for (const char* pk : {"a", "b"}) {
+    for (int i = 0; i < per_partition; i++) {
+      std::string item = std::string(R"({"pk":{"S":")") + pk + R"("},"sk":{"S":")" + Pad(i) +
+                         R"("},"g":{"S":"g"},"n":{"N":")" + std::to_string(i) + R"("}})";
+      ASSERT_EQ(200, server.Call("PutItem", R"({"TableName":"tab","Item":)" + item + "}").status);
+    }
+  }
+  for (int i = 0; i < per_partition; i++) {
+    ASSERT_EQ(200, server.Call("PutItem", R"({"TableName":"hsh","Item":{"pk":{"S":"h)" + Pad(i) + R"("}}})").status);
+  }
+}
+
+struct PageStats {
+  int pages = 0, empty_with_key = 0, final_empty = 0;
+};
+
+// Follows LastEvaluatedKey as the contract says, collecting each item's text; fails on an error or on a
+// LastEvaluatedKey equal to the ExclusiveStartKey sent (SDK paginators refuse that).
+std::vector<std::string> ReadAll(TestServer& server, const std::string& operation, const std::string& request,
+                                 PageStats* stats) {
+  std::vector<std::string> items;
+  std::string start;
+  for (int page = 0; page < 10000; page++) {
+    std::string body = request;
+    if (!start.empty()) body.insert(body.size() - 1, R"(,"ExclusiveStartKey":)" + start);
+    HttpResult r = server.Call(operation, body);
+    EXPECT_EQ(200, r.status) << r.Describe();
+    if (r.status != 200) break;
+    stats->pages++;
+    for (const auto& item : r.json["Items"].GetArray()) items.push_back(JsonText(item));
+    bool more = r.Has("LastEvaluatedKey");
+    if (r.json["Items"].Empty()) (more ? stats->empty_with_key : stats->final_empty)++;
+    if (!more) break;
+    std::string next = JsonText(r.json["LastEvaluatedKey"]);
+    EXPECT_NE(start, next) << "the same LastEvaluatedKey twice";
+    if (next == start) break;
+    start = next;
+  }
+  return items;
+}
+
+// What a loop reading without chaos returns: the expected items in order.
+std::vector<std::string> Expected(TestServer& server, const std::string& operation, const std::string& request) {
+  PageStats stats;
+  return ReadAll(server, operation, request, &stats);
+}
+
+TEST(PageChaos, EveryItemExactlyOnceForManySeeds) {
+  TestServer server;
+  LoadTables(server, 30);
+  const std::vector<std::pair<std::string, std::string>> reads = {
+      {"Query", R"({"TableName":"tab","KeyConditionExpression":"pk = :p","ExpressionAttributeValues":{":p":{"S":"a"}}})"},
+      {"Query", R"({"TableName":"tab","KeyConditionExpression":"pk = :p","ScanIndexForward":false,
+                    "ExpressionAttributeValues":{":p":{"S":"b"}}})"},
+      {"Query", R"({"TableName":"tab","KeyConditionExpression":"pk = :p AND sk BETWEEN :lo AND :hi","Limit":4,
+                    "ExpressionAttributeValues":{":p":{"S":"a"},":lo":{"S":"005"},":hi":{"S":"020"}}})"},
+      {"Query", R"({"TableName":"tab","KeyConditionExpression":"pk = :p AND sk BETWEEN :lo AND :hi",
+                    "ScanIndexForward":false,
+                    "ExpressionAttributeValues":{":p":{"S":"a"},":lo":{"S":"005"},":hi":{"S":"020"}}})"},
+      {"Query", R"x({"TableName":"tab","KeyConditionExpression":"pk = :p AND begins_with(sk, :b)",
+                    "ScanIndexForward":false,"ExpressionAttributeValues":{":p":{"S":"b"},":b":{"S":"01"}}})x"},
+      {"Query", R"({"TableName":"tab","KeyConditionExpression":"pk = :p AND sk <= :hi",
+                    "ExpressionAttributeValues":{":p":{"S":"b"},":hi":{"S":"017"}}})"},
+      {"Query", R"({"TableName":"tab","IndexName":"by_g","KeyConditionExpression":"g = :g",
+                    "ExpressionAttributeValues":{":g":{"S":"g"}}})"},
+      {"Query", R"({"TableName":"tab","KeyConditionExpression":"pk = :p","FilterExpression":"n > :n",
+                    "ExpressionAttributeValues":{":p":{"S":"a"},":n":{"N":"20"}}})"},
+      {"Scan", R"({"TableName":"tab"})"},
+      {"Scan", R"({"TableName":"tab","Limit":7})"},
+      {"Scan", R"({"TableName":"hsh"})"},
+  };
+  std::vector<std::vector<std::string>> expected;
+  for (const auto& [operation, request] : reads) expected.push_back(Expected(server, operation, request));
+  PageStats stats;
+  for (int seed = 1; seed <= kSeeds; seed++) {
+    server.bench().SetChaos("", static_cast<uint64_t>(seed));
+    for (size_t i = 0; i < reads.size(); i++) {
+      std::vector<std::string> items = ReadAll(server, reads[i].first, reads[i].second, &stats);
+      ASSERT_EQ(expected[i], items) << "seed " << seed << ": " << reads[i].second;
+    }
+  }
+  server.bench().ClearChaos("");
+  // Chaos did cut pages, in each of the legal ways.
+  EXPECT_GT(stats.pages, static_cast<int>(kSeeds * reads.size() * 2));
+  EXPECT_GT(stats.empty_with_key, 0);
+  EXPECT_GT(stats.final_empty, 0);
+}
+
+TEST(PageChaos, OffWithoutASeed) {
+  TestServer server;
+  LoadTables(server, 30);
+  PageStats stats;
+  ReadAll(server, "Scan", R"({"TableName":"tab"})", &stats);
+  EXPECT_EQ(1, stats.pages);
+}
+
+std::vector<int> PageSizes(TestServer& server) {
+  std::vector<int> sizes;
+  std::string start;
+  while (true) {
+    std::string body = R"({"TableName":"tab","KeyConditionExpression":"pk = :p",)"
+                       R"("ExpressionAttributeValues":{":p":{"S":"a"}})" +
+                       (start.empty() ? "" : R"(,"ExclusiveStartKey":)" + start) + "}";
+    HttpResult r = server.Call("Query", body);
+    EXPECT_EQ(200, r.status);
+    sizes.push_back(static_cast<int>(r.json["Items"].Size()));
+    if (!r.Has("LastEvaluatedKey")) break;
+    start = JsonText(r.json["LastEvaluatedKey"]);
+  }
+  return sizes;
+}
+
+TEST(PageChaos, SameSeedSamePages) {
+  TestServer server;
+  LoadTables(server, 30);
+  size_t most_pages = 0;
+  for (uint64_t seed = 1; seed <= 5; seed++) {
+    server.bench().SetChaos("", seed);
+    std::vector<int> first = PageSizes(server);
+    server.bench().SetChaos("", seed);
+    EXPECT_EQ(first, PageSizes(server)) << "seed " << seed;
+    most_pages = std::max(most_pages, first.size());
+  }
+  EXPECT_GT(most_pages, 2u);
+}
+
+TEST(PageChaos, PerTableAtRunTime) {
+  TestServer server;
+  LoadTables(server, 30);
+  HttpResult r = Admin(server, "POST", "/_dynapage/chaos", R"({"seed":3,"table":"hsh"})");
+  ASSERT_EQ(200, r.status) << r.Describe();
+  EXPECT_EQ(Canonical(R"({"seed":null,"tables":{"hsh":3}})"), r.body);
+  PageStats t_stats, h_stats;
+  ReadAll(server, "Scan", R"({"TableName":"tab"})", &t_stats);
+  EXPECT_EQ(1, t_stats.pages);
+  for (int i = 0; i < 5; i++) ReadAll(server, "Scan", R"({"TableName":"hsh"})", &h_stats);
+  EXPECT_GT(h_stats.pages, 5);
+  ASSERT_EQ(200, Admin(server, "DELETE", "/_dynapage/chaos?table=hsh").status);
+  h_stats = PageStats();
+  ReadAll(server, "Scan", R"({"TableName":"hsh"})", &h_stats);
+  EXPECT_EQ(1, h_stats.pages);
+}
+
+// The bug chaos exists to catch: a loop that takes an empty page for the end.
+TEST(PageChaos, LoopStoppingAtFirstEmptyPageIsCaughtAndAudited) {
+  TestServerOptions options;
+  options.bench.audit_pagination = true;
+  TestServer server(options);
+  LoadTables(server, 30);
+  const std::string query =
+      R"({"TableName":"tab","KeyConditionExpression":"pk = :p","ExpressionAttributeValues":{":p":{"S":"a"}}})";
+  int seeds_losing_items = 0;
+  for (int seed = 1; seed <= 20; seed++) {
+    server.bench().SetChaos("", static_cast<uint64_t>(seed));
+    size_t read = 0;
+    std::string start;
+    while (true) {
+      std::string body = query;
+      if (!start.empty()) body.insert(body.size() - 1, R"(,"ExclusiveStartKey":)" + start);
+      HttpResult r = server.Call("Query", body);
+      ASSERT_EQ(200, r.status);
+      if (r.json["Items"].Empty()) break;  // the bug
+      read += r.json["Items"].Size();
+      if (!r.Has("LastEvaluatedKey")) break;
+      start = JsonText(r.json["LastEvaluatedKey"]);
+    }
+    if (read < 30) seeds_losing_items++;
+  }
+  EXPECT_GT(seeds_losing_items, 0);
+  HttpResult report = Admin(server, "GET", "/_dynapage/pagination");
+  ASSERT_EQ(200, report.status) << report.Describe();
+  ASSERT_TRUE(report.json["abandoned"].IsArray());
+  int abandoned = 0;
+  for (const auto& a : report.json["abandoned"].GetArray()) abandoned += static_cast<int>(a["times"].GetUint64());
+  ASSERT_GE(abandoned, seeds_losing_items);
+  const rapidjson::Value& first = report.json["abandoned"][0];
+  EXPECT_EQ("Query", std::string(first["operation"].GetString()));
+  EXPECT_EQ("tab", std::string(first["table"].GetString()));
+  EXPECT_EQ("pk = :p", std::string(first["key_condition"].GetString()));
+  EXPECT_TRUE(first["continuation"].IsObject());
+  EXPECT_GT(report.json["followed"].GetUint64(), 0u);
+}
+
+TEST(PaginationAudit, FollowedLoopsLeaveNothingAbandoned) {
+  TestServerOptions options;
+  options.bench.audit_pagination = true;
+  options.bench.page_chaos_seed = 11;
+  TestServer server(options);
+  LoadTables(server, 30);
+  PageStats stats;
+  ReadAll(server, "Query",
+          R"({"TableName":"tab","KeyConditionExpression":"pk = :p","ExpressionAttributeValues":{":p":{"S":"a"}}})",
+          &stats);
+  ReadAll(server, "Scan", R"({"TableName":"hsh"})", &stats);
+  HttpResult report = Admin(server, "GET", "/_dynapage/pagination");
+  ASSERT_EQ(200, report.status);
+  EXPECT_EQ(0u, report.json["abandoned"].Size()) << report.body;
+  EXPECT_EQ(report.json["issued"].GetUint64(), report.json["followed"].GetUint64());
+  EXPECT_GT(report.json["issued"].GetUint64(), 0u);
+}
+
+std::string BatchOf(int from, int count) {
+  std::string requests;
+  for (int i = from; i < from + count; i++) {
+    if (!requests.empty()) requests += ",";
+    requests += R"({"PutRequest":{"Item":{"pk":{"S":"w)" + Pad(i) + R"("}}}})";
+  }
+  return R"({"RequestItems":{"hsh":[)" + requests + "]}}";
+}
+
+int64_t ItemCount(TestServer& server, const std::string& table) {
+  HttpResult r = server.Call("Scan", R"({"TableName":")" + table + R"(","Select":"COUNT"})");
+  return r.json["Count"].GetInt64();
+}
+
+TEST(PageChaos, BatchWriteLoopsThatResendUnprocessedItemsApplyEverything) {
+  TestServerOptions options;
+  options.bench.audit_pagination = true;
+  TestServer server(options);
+  ASSERT_EQ(200, server.CreateTable("hsh", "pk", "S").status);
+  int unprocessed_seen = 0;
+  for (int seed = 1; seed <= 20; seed++) {
+    server.bench().SetChaos("", static_cast<uint64_t>(seed));
+    std::string body = BatchOf(seed * 25, 25);
+    for (int attempt = 0; attempt < 100; attempt++) {
+      HttpResult r = server.Call("BatchWriteItem", body);
+      ASSERT_EQ(200, r.status) << r.Describe();
+      if (r.json["UnprocessedItems"].ObjectEmpty()) break;
+      unprocessed_seen++;
+      body = R"({"RequestItems":)" + JsonText(r.json["UnprocessedItems"]) + "}";
+    }
+  }
+  server.bench().ClearChaos("");
+  EXPECT_GT(unprocessed_seen, 0);
+  EXPECT_EQ(20 * 25, ItemCount(server, "hsh"));
+  HttpResult report = Admin(server, "GET", "/_dynapage/pagination");
+  EXPECT_EQ(0u, report.json["abandoned"].Size()) << report.body;
+}
+
+TEST(PageChaos, BatchWriteLoopsThatIgnoreUnprocessedItemsAreCaught) {
+  TestServerOptions options;
+  options.bench.audit_pagination = true;
+  TestServer server(options);
+  ASSERT_EQ(200, server.CreateTable("hsh", "pk", "S").status);
+  for (int seed = 1; seed <= 20; seed++) {
+    server.bench().SetChaos("", static_cast<uint64_t>(seed));
+    ASSERT_EQ(200, server.Call("BatchWriteItem", BatchOf(seed * 25, 25)).status);  // the bug: no retry
+  }
+  server.bench().ClearChaos("");
+  int64_t written = ItemCount(server, "hsh");
+  EXPECT_LT(written, 20 * 25);
+  HttpResult report = Admin(server, "GET", "/_dynapage/pagination");
+  ASSERT_EQ(static_cast<size_t>(20 * 25 - written), report.json["abandoned"].Size());
+  EXPECT_EQ("BatchWriteItem", std::string(report.json["abandoned"][0]["operation"].GetString()));
+  EXPECT_EQ("hsh", std::string(report.json["abandoned"][0]["table"].GetString()));
+}
+
+TEST(PageChaos, BatchGetLoopsThatResendUnprocessedKeysReadEverythingOnce) {
+  TestServer server;
+  LoadTables(server, 30);
+  std::string keys;
+  for (int i = 0; i < 30; i++) keys += std::string(i ? "," : "") + R"({"pk":{"S":"h)" + Pad(i) + R"("}})";
+  int unprocessed_seen = 0;
+  for (int seed = 1; seed <= 20; seed++) {
+    server.bench().SetChaos("", static_cast<uint64_t>(seed));
+    std::string body = R"({"RequestItems":{"hsh":{"Keys":[)" + keys + "]}}}";
+    std::multiset<std::string> read;
+    for (int attempt = 0; attempt < 100; attempt++) {
+      HttpResult r = server.Call("BatchGetItem", body);
+      ASSERT_EQ(200, r.status) << r.Describe();
+      for (const auto& item : r.json["Responses"]["hsh"].GetArray()) read.insert(item["pk"]["S"].GetString());
+      if (r.json["UnprocessedKeys"].ObjectEmpty()) break;
+      unprocessed_seen++;
+      body = R"({"RequestItems":)" + JsonText(r.json["UnprocessedKeys"]) + "}";
+    }
+    ASSERT_EQ(30u, read.size()) << "seed " << seed;
+    ASSERT_EQ(30u, std::set<std::string>(read.begin(), read.end()).size()) << "seed " << seed;
+  }
+  EXPECT_GT(unprocessed_seen, 0);
+}
+
+TEST(PageChaos, ListTablesLoopsReadEveryNameOnce) {
+  TestServer server;
+  std::vector<std::string> expected;
+  for (int i = 0; i < 7; i++) {
+    expected.push_back("tab" + Pad(i));
+    ASSERT_EQ(200, server.CreateTable(expected.back(), "pk", "S").status);
+  }
+  int pages = 0;
+  for (int seed = 1; seed <= 20; seed++) {
+    server.bench().SetChaos("", static_cast<uint64_t>(seed));
+    std::vector<std::string> names;
+    std::string start;
+    while (true) {
+      HttpResult r =
+          server.Call("ListTables", start.empty() ? "{}" : R"({"ExclusiveStartTableName":")" + start + "\"}");
+      ASSERT_EQ(200, r.status) << r.Describe();
+      pages++;
+      for (const auto& name : r.json["TableNames"].GetArray()) names.push_back(name.GetString());
+      if (!r.Has("LastEvaluatedTableName")) break;
+      start = r.json["LastEvaluatedTableName"].GetString();
+    }
+    ASSERT_EQ(expected, names) << "seed " << seed;
+  }
+  EXPECT_GT(pages, 40);
+}
+
+TEST(FaultRules, ErrorTimesThenSuccess) {
+  TestServer server;
+  ASSERT_EQ(200, server.CreateTable("orders", "pk", "S").status);
+  HttpResult added =
+      Admin(server, "POST", "/_dynapage/faults",
+            R"({"operation":"GetItem","table":"orders","error":"ProvisionedThroughputExceededException",)"
+            R"("times":2})");
+  ASSERT_EQ(200, added.status) << added.Describe();
+  const std::string get = R"({"TableName":"orders","Key":{"pk":{"S":"a"}}})";
+  for (int i = 0; i < 2; i++) {
+    HttpResult r = server.Call("GetItem", get);
+    EXPECT_EQ(400, r.status);
+    EXPECT_EQ("com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException", r.ErrorType());
+    EXPECT_EQ(
+        "The level of configured provisioned throughput for the table was exceeded. Consider increasing your "
+        "provisioning level with the UpdateTable API.",
+        r.Message());
+  }
+  EXPECT_EQ(200, server.Call("GetItem", get).status);
+  EXPECT_EQ(200, server.Call("PutItem", R"({"TableName":"orders","Item":{"pk":{"S":"a"}}})").status);
+  HttpResult listed = Admin(server, "GET", "/_dynapage/faults");
+  ASSERT_EQ(200, listed.status);
+  EXPECT_EQ(3u, listed.json["rules"][0]["matched"].GetUint64());
+  EXPECT_EQ(2u, listed.json["rules"][0]["fired"].GetUint64());
+  ASSERT_EQ(200, Admin(server, "DELETE", "/_dynapage/faults").status);
+  EXPECT_EQ(0u, Admin(server, "GET", "/_dynapage/faults").json["rules"].Size());
+}
+
+TEST(FaultRules, NthEveryAndOtherTablesUntouched) {
+  TestServerOptions options;
+  options.bench.faults = {};
+  FaultRule every;
+  every.operation = "PutItem";
+  every.every = 3;
+  every.error = "ThrottlingException";
+  options.bench.faults.push_back(every);
+  FaultRule nth;
+  nth.table = "other";
+  nth.nth = 2;
+  nth.error = "InternalServerError";
+  options.bench.faults.push_back(nth);
+  TestServer server(options);
+  ASSERT_EQ(200, server.CreateTable("tab", "pk", "S").status);
+  std::vector<int> statuses;
+  for (int i = 0; i < 6; i++) {
+    statuses.push_back(server.Call("PutItem", R"({"TableName":"tab","Item":{"pk":{"S":"a"}}})").status);
+  }
+  EXPECT_EQ((std::vector<int>{200, 200, 400, 200, 200, 400}), statuses);
+  HttpResult r = server.Call("GetItem", R"({"TableName":"other","Key":{"pk":{"S":"a"}}})");
+  EXPECT_EQ("ResourceNotFoundException", r.ErrorName());
+  r = server.Call("GetItem", R"({"TableName":"other","Key":{"pk":{"S":"a"}}})");
+  EXPECT_EQ(500, r.status);
+  EXPECT_EQ("InternalServerError", r.ErrorName());
+}
+
+TEST(FaultRules, TransactionCanceledHasAReasonPerAction) {
+  TestServer server;
+  ASSERT_EQ(200, server.CreateTable("tab", "pk", "S").status);
+  ASSERT_EQ(200, Admin(server, "POST", "/_dynapage/faults",
+                       R"({"operation":"TransactWriteItems","error":"TransactionCanceledException"})")
+                     .status);
+  HttpResult r = server.Call("TransactWriteItems", R"({"TransactItems":[
+      {"Put":{"TableName":"tab","Item":{"pk":{"S":"a"}}}},{"Put":{"TableName":"tab","Item":{"pk":{"S":"b"}}}}]})");
+  EXPECT_EQ("TransactionCanceledException", r.ErrorName());
+  EXPECT_EQ(
+      "Transaction cancelled, please refer cancellation reasons for specific reasons "
+      "[TransactionConflict, TransactionConflict]",
+      r.Message());
+  ASSERT_TRUE(r.Has("CancellationReasons"));
+  EXPECT_EQ(2u, r.json["CancellationReasons"].Size());
+  EXPECT_EQ("TransactionConflict", std::string(r.json["CancellationReasons"][1]["Code"].GetString()));
+  EXPECT_EQ(0, ItemCount(server, "tab"));
+}
+
+TEST(FaultRules, UnprocessedShareOfABatch) {
+  TestServer server;
+  ASSERT_EQ(200, server.CreateTable("hsh", "pk", "S").status);
+  ASSERT_EQ(200,
+            Admin(server, "POST", "/_dynapage/faults", R"({"operation":"BatchWriteItem","unprocessed":0.5})").status);
+  HttpResult r = server.Call("BatchWriteItem", BatchOf(0, 10));
+  ASSERT_EQ(200, r.status);
+  EXPECT_EQ(5u, r.json["UnprocessedItems"]["hsh"].Size());
+  EXPECT_EQ(5, ItemCount(server, "hsh"));
+}
+
+TEST(FaultRules, LatencyAndDroppedConnection) {
+  TestServer server;
+  ASSERT_EQ(200, server.CreateTable("tab", "pk", "S").status);
+  ASSERT_EQ(200, Admin(server, "POST", "/_dynapage/faults",
+                       R"([{"operation":"GetItem","latency_ms":150,"times":1},
+                           {"operation":"DeleteItem","drop_connection":true,"times":1}])")
+                     .status);
+  auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(200, server.Call("GetItem", R"({"TableName":"tab","Key":{"pk":{"S":"a"}}})").status);
+  EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(150));
+  EXPECT_EQ(0, server.Call("DeleteItem", R"({"TableName":"tab","Key":{"pk":{"S":"a"}}})").status);
+  EXPECT_EQ(200, server.Call("DeleteItem", R"({"TableName":"tab","Key":{"pk":{"S":"a"}}})").status);
+}
+
+TEST(FaultRules, ProbabilityIsSeeded) {
+  auto run = [] {
+    TestServer server;
+    EXPECT_EQ(200, server.CreateTable("tab", "pk", "S").status);
+    EXPECT_EQ(200, Admin(server, "POST", "/_dynapage/faults",
+                         R"({"operation":"GetItem","probability":0.5,"seed":9,"error":"ThrottlingException"})")
+                       .status);
+    std::string statuses;
+    for (int i = 0; i < 30; i++) {
+      statuses += server.Call("GetItem", R"({"TableName":"tab","Key":{"pk":{"S":"a"}}})").status == 200 ? '.' : 'x';
+    }
+    return statuses;
+  };
+  std::string first = run();
+  EXPECT_EQ(first, run());
+  EXPECT_NE(std::string::npos, first.find('x'));
+  EXPECT_NE(std::string::npos, first.find('.'));
+}
+
+TEST(AdminApi, ErrorsAreJsonAndClear) {
+  TestServer server;
+  struct Case {
+    std::string method, path, body;
+    int status;
+    std::string error, message;
+  };
+  const std::vector<Case> cases = {
+      {"GET", "/_dynapage/nope", "", 404, "NotFound",
+       "no admin route GET /_dynapage/nope (see docs/testing-pagination.md)"},
+      {"GET", "/_dynapage/reset", "", 405, "MethodNotAllowed",
+       "GET /_dynapage/reset is not allowed; /_dynapage/reset takes POST"},
+      {"POST", "/_dynapage/faults", "{", 400, "BadRequest", "the body is not valid JSON"},
+      {"POST", "/_dynapage/faults", R"({"operation":"GetItem"})", 400, "BadRequest",
+       "a fault rule needs an action: error, latency_ms, unprocessed or drop_connection"},
+      {"POST", "/_dynapage/faults", R"({"operation":"GetItem","eror":"ThrottlingException"})", 400, "BadRequest",
+       "unknown field 'eror' (match: operation, table, index, access_key, nth, every, probability, seed, times; "
+       "actions: error, latency_ms, unprocessed, drop_connection)"},
+      {"POST", "/_dynapage/faults", R"({"error":"ConditionalCheckFailedException"})", 400, "BadRequest",
+       "ConditionalCheckFailedException is not a fault: it depends on the data (write a condition that fails)"},
+      {"POST", "/_dynapage/faults", R"({"error":"Boom"})", 400, "BadRequest",
+       "unknown error 'Boom' (one of: ProvisionedThroughputExceededException, ThrottlingException, "
+       "RequestLimitExceeded, InternalServerError, ServiceUnavailable, TransactionCanceledException)"},
+      {"POST", "/_dynapage/faults",
+       R"([{"error":"ThrottlingException"},{"probability":2,"error":"ThrottlingException"}])", 400, "BadRequest",
+       "fault rule 2: 'probability' must be a number in (0, 1]"},
+      {"POST", "/_dynapage/faults", R"({"every":0,"error":"ThrottlingException"})", 400, "BadRequest",
+       "'every' must be a whole number >= 1"},
+      {"POST", "/_dynapage/faults", R"({"unprocessed":0.5})", 400, "BadRequest",
+       "'unprocessed' needs 'operation' BatchWriteItem or BatchGetItem"},
+      {"POST", "/_dynapage/chaos", R"({"table":"t"})", 400, "BadRequest", "'seed' is required"},
+      {"POST", "/_dynapage/chaos", R"({"seed":-1})", 400, "BadRequest",
+       "'seed' must be a whole number >= 0 and 'table' a non-empty string"},
+      {"GET", "/_dynapage/pagination", "", 409, "FeatureOff",
+       "the pagination audit is off: start dynapage with --audit-pagination"},
+      {"GET", "/_dynapage/requests", "", 409, "FeatureOff",
+       "the request log is off: start dynapage with --request-log FILE (or - for stdout)"},
+      {"POST", "/_dynapage/reset?table=nope", "", 404, "TableNotFound", "no table named \"nope\""},
+      {"POST", "/_dynapage/reset?tabel=tab", "", 400, "BadRequest",
+       "unknown query parameter 'tabel' for POST /_dynapage/reset"},
+  };
+  for (const Case& c : cases) {
+    HttpResult r = Admin(server, c.method, c.path, c.body);
+    EXPECT_EQ(c.status, r.status) << c.method << " " << c.path << " " << c.body;
+    EXPECT_EQ("application/json", r.Header("Content-Type")) << c.path;
+    ASSERT_TRUE(r.json.IsObject()) << r.Describe();
+    EXPECT_EQ(c.error, std::string(r.json["error"].GetString())) << c.path << " " << c.body;
+    EXPECT_EQ(c.message, std::string(r.json["message"].GetString())) << c.path << " " << c.body;
+  }
+  // Nothing was added by the refused rules.
+  EXPECT_EQ(0u, Admin(server, "GET", "/_dynapage/faults").json["rules"].Size());
+}
+
+// curl -d sends a JSON body as a form: the body is still the rule, not a query parameter.
+TEST(AdminApi, BodyIsReadWhateverItsContentType) {
+  TestServer server;
+  HttpRequest request;
+  request.method = "POST";
+  request.path = "/_dynapage/faults";
+  request.headers.emplace("Content-Type", "application/x-www-form-urlencoded");
+  request.headers.emplace("Accept-Encoding", "identity");
+  request.body = R"({"operation":"GetItem","error":"ThrottlingException"})";
+  HttpResult r = server.Send(request);
+  EXPECT_EQ(200, r.status) << r.Describe();
+  EXPECT_EQ(1u, Admin(server, "GET", "/_dynapage/faults").json["rules"].Size());
+}
+
+TEST(AdminApi, HealthReadyAndReset) {
+  TestServer server;
+  HttpResult r = Admin(server, "GET", "/_dynapage/health");
+  EXPECT_EQ(200, r.status);
+  EXPECT_EQ(R"({"status":"ok"})", r.body);
+  r = Admin(server, "GET", "/_dynapage/ready");
+  EXPECT_EQ(200, r.status);
+  EXPECT_EQ(R"({"ready":true})", r.body);
+  LoadTables(server, 5);
+  r = Admin(server, "POST", "/_dynapage/reset?table=tab");
+  ASSERT_EQ(200, r.status) << r.Describe();
+  EXPECT_EQ("tab", std::string(r.json["emptied"][0].GetString()));
+  EXPECT_EQ(0, ItemCount(server, "tab"));
+  EXPECT_EQ(5, ItemCount(server, "hsh"));
+  // The table keeps its definition: its index is there, and it takes items again.
+  r = server.Call("DescribeTable", R"({"TableName":"tab"})");
+  EXPECT_EQ("by_g", std::string(r.json["Table"]["GlobalSecondaryIndexes"][0]["IndexName"].GetString()));
+  EXPECT_EQ(200, server.Call("PutItem", R"({"TableName":"tab","Item":{"pk":{"S":"x"},"sk":{"S":"y"}}})").status);
+  r = Admin(server, "POST", "/_dynapage/reset");
+  ASSERT_EQ(200, r.status);
+  EXPECT_EQ(2u, r.json["deleted"].Size());
+  EXPECT_EQ(0u, server.Call("ListTables", "{}").json["TableNames"].Size());
+}
+
+TEST(RequestLog, OneLinePerRequestAndTheRecentOnes) {
+  std::string path = testing::TempDir() + "dynapage_request_log_test.jsonl";
+  std::remove(path.c_str());
+  TestServerOptions options;
+  options.bench.request_log = path;
+  options.bench.page_chaos_seed = 5;
+  {
+    TestServer server(options);
+    ASSERT_EQ(200, server.CreateTable("hsh", "pk", "S").status);
+    for (int i = 0; i < 3; i++) {
+      ASSERT_EQ(200, server.Call("PutItem", R"({"TableName":"hsh","Item":{"pk":{"S":"k)" + Pad(i) + R"("}}})").status);
+    }
+    EXPECT_EQ("ValidationException", server.Call("Scan", R"({"TableName":"hsh","Limit":0})").ErrorName());
+    HttpResult scan = server.Call("Scan", R"({"TableName":"hsh","Limit":2})");
+    HttpResult r = Admin(server, "GET", "/_dynapage/requests?limit=2");
+    ASSERT_EQ(200, r.status) << r.Describe();
+    ASSERT_EQ(2u, r.json["requests"].Size());
+    const rapidjson::Value& failed = r.json["requests"][0];
+    EXPECT_EQ("Scan", std::string(failed["operation"].GetString()));
+    EXPECT_EQ(400, failed["status"].GetInt());
+    EXPECT_EQ("ValidationException", std::string(failed["error"].GetString()));
+    const rapidjson::Value& last = r.json["requests"][1];
+    EXPECT_EQ(scan.Header("x-amzn-RequestId"), std::string(last["request_id"].GetString()));
+    EXPECT_EQ("hsh", std::string(last["table"].GetString()));
+    EXPECT_EQ(200, last["status"].GetInt());
+    EXPECT_TRUE(last["error"].IsNull());
+    EXPECT_EQ(scan.json["Count"].GetUint64(), last["items_returned"].GetUint64());
+    EXPECT_EQ(scan.json["ScannedCount"].GetUint64(), last["items_evaluated"].GetUint64());
+    EXPECT_EQ(scan.Has("LastEvaluatedKey"), last["last_evaluated_key"].GetBool());
+    EXPECT_FALSE(last["exclusive_start_key"].GetBool());
+    EXPECT_TRUE(last["latency_ms"].IsNumber());
+    EXPECT_EQ(400, Admin(server, "GET", "/_dynapage/requests?limit=0").status);
+  }
+  std::ifstream file(path);
+  std::string line;
+  int lines = 0;
+  while (std::getline(file, line)) {
+    rapidjson::Document d;
+    d.Parse(line.c_str());
+    EXPECT_TRUE(d.IsObject()) << line;
+    lines++;
+  }
+  EXPECT_EQ(6, lines);  // CreateTable, 3 PutItem, 2 Scan
+}
+
+TEST(Metrics, CountWhatWasSent) {
+  TestServerOptions options;
+  options.bench.metrics = true;
+  TestServer server(options);
+  ASSERT_EQ(200, server.CreateTable("hsh", "pk", "S").status);
+  for (int i = 0; i < 4; i++) {
+    ASSERT_EQ(200, server.Call("PutItem", R"({"TableName":"hsh","Item":{"pk":{"S":"k)" + Pad(i) + R"("}}})").status);
+  }
+  EXPECT_EQ(400, server.Call("GetItem", R"({"TableName":"hsh"})").status);
+  ASSERT_EQ(200, server.Call("Scan", R"({"TableName":"hsh","Limit":3})").status);
+  HttpResult r = Admin(server, "GET", "/metrics");
+  ASSERT_EQ(200, r.status);
+  EXPECT_EQ("text/plain; version=0.0.4", r.Header("Content-Type"));
+  for (const char* line :
+       {"dynapage_requests_total{operation=\"PutItem\",status=\"200\"} 4\n",
+        "dynapage_requests_total{operation=\"GetItem\",status=\"400\"} 1\n",
+        "dynapage_requests_total{operation=\"Scan\",status=\"200\"} 1\n", "dynapage_request_duration_seconds_count 7\n",
+        "dynapage_items_written_total 4\n", "dynapage_items_read_total 3\n", "dynapage_pages_total 1\n",
+        "dynapage_continuations_issued_total 1\n", "dynapage_tables 1\n", "dynapage_items 4\n"}) {
+    EXPECT_NE(std::string::npos, r.body.find(line)) << line << " in\n" << r.body;
+  }
+}
+
+TEST(Metrics, GaugesWithoutCounting) {
+  TestServer server;
+  ASSERT_EQ(200, server.CreateTable("hsh", "pk", "S").status);
+  HttpResult r = Admin(server, "GET", "/metrics");
+  ASSERT_EQ(200, r.status);
+  EXPECT_EQ(std::string::npos, r.body.find("dynapage_requests_total"));
+  EXPECT_NE(std::string::npos, r.body.find("dynapage_tables 1\n"));
+  EXPECT_NE(std::string::npos, r.body.find("process_resident_memory_bytes "));
+}
+
+}  // namespace
+}  // namespace dynapage
