@@ -516,11 +516,20 @@ TEST_F(StreamsTest, IdentifierForms) {
 }
 
 TEST_F(StreamsTest, RecordsCarryTheRequestsRegion) {
-  TestServerOptions options;
-  options.region = "eu-west-2";
-  TestServer server(options);
-  ASSERT_EQ(200, server.Call("CreateTable", CreateBody("tab", Spec("KEYS_ONLY"))).status);
-  ASSERT_EQ(200, server.Call("PutItem", R"({"TableName":"tab","Item":{"id":{"S":"a"}}})").status);
+  TestServer server;
+  // The region of a request is its credential scope's.
+  auto call_in_eu_west_2 = [&](const std::string& operation, const std::string& body) {
+    HttpRequest request;
+    request.headers = DynamoHeaders(operation);
+    request.headers.erase("Authorization");
+    request.headers.emplace("Authorization",
+                            "AWS4-HMAC-SHA256 Credential=AKID/20260101/eu-west-2/dynamodb/aws4_request, "
+                            "SignedHeaders=host;x-amz-date, Signature=abc");
+    request.body = body;
+    return server.Send(request);
+  };
+  ASSERT_EQ(200, call_in_eu_west_2("CreateTable", CreateBody("tab", Spec("KEYS_ONLY"))).status);
+  ASSERT_EQ(200, call_in_eu_west_2("PutItem", R"({"TableName":"tab","Item":{"id":{"S":"a"}}})").status);
   std::string arn = LatestStreamArn(server, "tab");
   EXPECT_EQ(0u, arn.find("arn:aws:dynamodb:eu-west-2:"));
   EXPECT_NE(std::string::npos, ReadAll(server, arn)[0].json.find(R"("awsRegion":"eu-west-2")"));
