@@ -61,6 +61,10 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "dynapage: cannot create %s: %s\n", path.c_str(), error.message().c_str());
       return 1;
     }
+    // The owner's only, like every directory and file the storage makes in it (the namespaces' databases are
+    // subdirectories of it).
+    std::filesystem::permissions(path, std::filesystem::perms::owner_all, std::filesystem::perm_options::replace,
+                                 error);
   }
   // The shared namespace opens its one database now, so that a bad directory is reported at once; the others
   // open each namespace's on its first request.
