@@ -113,7 +113,8 @@ TEST_F(UpdateTableTest, ProvisionedThroughputIncreasesAndDecreases) {
                 "the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.");
   r = Update(R"("ProvisionedThroughput":{"ReadCapacityUnits":3,"WriteCapacityUnits":5})");
   ASSERT_EQ(200, r.status) << r.Describe();
-  const auto& down = Describe().json["Table"]["ProvisionedThroughput"];
+  HttpResult described = Describe();  // the reference below views it: it must outlive the checks
+  const auto& down = described.json["Table"]["ProvisionedThroughput"];
   EXPECT_TRUE(down.HasMember("LastDecreaseDateTime"));
   EXPECT_EQ(1, down["NumberOfDecreasesToday"].GetInt64());
   EXPECT_EQ(3, down["ReadCapacityUnits"].GetInt64());
