@@ -95,7 +95,12 @@ def test_database_files_are_the_owners_only(tmp_path):
     finally:
         server.kill()
     assert os.stat(db_path).st_mode & 0o777 == 0o700
-    names = os.listdir(db_path)
-    assert names
-    for name in names:
-        assert os.stat(os.path.join(db_path, name)).st_mode & 0o777 == 0o600, name
+    # Each namespace's database is a subdirectory (docs/dynamodb-local.md): every directory 0700, every file 0600.
+    files = 0
+    for directory, subdirectories, names in os.walk(db_path):
+        for name in subdirectories:
+            assert os.stat(os.path.join(directory, name)).st_mode & 0o777 == 0o700, name
+        for name in names:
+            files += 1
+            assert os.stat(os.path.join(directory, name)).st_mode & 0o777 == 0o600, name
+    assert files
