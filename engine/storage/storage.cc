@@ -13,6 +13,7 @@
 #include <rocksdb/file_system.h>
 #include <rocksdb/filter_policy.h>
 #include <rocksdb/iterator.h>
+#include <rocksdb/listener.h>
 #include <rocksdb/options.h>
 #include <rocksdb/slice.h>
 #include <rocksdb/table.h>
@@ -43,8 +44,20 @@ namespace {
 // The block cache RocksDB would make by itself (8 MB), made here so that a reclaim can empty it.
 constexpr size_t kBlockCacheBytes = 8 << 20;
 
+// RocksDB's own recovery from a full disk polls the free space every few seconds and, while it runs, answers
+// DB::Resume with Busy: writes would stay refused for seconds after space is freed, and on some file systems for
+// good. The store resumes by itself instead (Storage::ResumeAfterError, on the next write, at most once a second).
+class ManualRecoveryOnly : public rocksdb::EventListener {
+ public:
+  const char* Name() const override { return "ManualRecoveryOnly"; }
+  void OnErrorRecoveryBegin(rocksdb::BackgroundErrorReason, rocksdb::Status, bool* auto_recovery) override {
+    *auto_recovery = false;
+  }
+};
+
 rocksdb::Options StoreOptions(const std::shared_ptr<rocksdb::Cache>& block_cache) {
   rocksdb::Options options;
+  options.listeners.push_back(std::make_shared<ManualRecoveryOnly>());
   options.create_if_missing = true;
   // Small footprint at idle: RocksDB allocates lazily; cap the background work for a 2-core laptop or CI box.
   options.max_background_jobs = 2;
