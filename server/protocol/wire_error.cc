@@ -2,6 +2,7 @@
 
 #include <rapidjson/stringbuffer.h>
 
+#include "engine/base/utf8.h"
 #include "engine/model/attribute_value_json.h"
 
 namespace dynapage {
@@ -20,6 +21,10 @@ std::string Body(const std::string& type, const char* message_key, const std::st
   w.String(type.c_str(), static_cast<rapidjson::SizeType>(type.size()));
   if (message) {
     w.Key(message_key);
+    // Messages quote the request's text, which is valid UTF-8; should a message still cut a character in two,
+    // the answer stays valid UTF-8 (a client's JSON decoder would refuse it).
+    std::string repaired;
+    if (!IsValidUtf8(*message)) message = &(repaired = ToValidUtf8(*message));
     w.String(message->c_str(), static_cast<rapidjson::SizeType>(message->size()));
   }
   w.EndObject();

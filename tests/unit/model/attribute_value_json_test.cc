@@ -155,6 +155,11 @@ TEST(AttributeValueBase64, Errors) {
             Error(R"({"B":"Yh=="})"));
   EXPECT_EQ(Ser("'Y!==' can not be converted to an Blob: Invalid Base64 character: '!'"), Error(R"({"B":"Y!=="})"));
   EXPECT_EQ(Ser("'ab=c' can not be converted to an Blob: Invalid Base64 character: '='"), Error(R"({"B":"ab=c"})"));
+  // A character outside ASCII is quoted whole, never cut in two (the answer stays valid UTF-8).
+  EXPECT_EQ(Ser("'/w\xc3\xbe' can not be converted to an Blob: Invalid Base64 character: '\xc3\xbe'"),
+            Error("{\"B\":\"/w\xc3\xbe\"}"));
+  EXPECT_EQ(Ser("'AAAA\xf0\x9f\x98\x80' can not be converted to an Blob: Invalid Base64 character: '\xf0\x9f\x98\x80'"),
+            Error("{\"B\":\"AAAA\xf0\x9f\x98\x80\"}"));
   // In binary sets too, and before the empty/duplicate checks.
   EXPECT_EQ(Ser("'YQ' can not be converted to an Blob: Base64 encoded length is expected a multiple of 4 bytes "
                 "but found: 2"),
