@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "engine/base/clock.h"
 #include "engine/base/request_policies.h"
@@ -43,7 +44,8 @@ struct RequestCounters {
 };
 
 struct RequestContext {
-  std::string request_id;  // x-amzn-RequestId of the response
+  // x-amzn-RequestId of the response: a view of the id the HTTP layer made, which outlives the request.
+  std::string_view request_id;
   Caller caller;
   const Clock* clock = SystemClock::Get();  // never null
   // Query and Scan stop a page once this many bytes of items have been read (--max-page-bytes lowers it).

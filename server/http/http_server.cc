@@ -61,12 +61,11 @@ std::string NewRequestId() {
   static const char kAlphabet[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
   thread_local std::mt19937_64 rng(std::random_device{}());
   std::string id(52, '0');
-  // Twelve base-36 digits from each 64-bit draw (36^12 < 2^64): five draws instead of 52.
-  uint64_t bits = 0;
-  for (size_t i = 0; i < id.size(); i++) {
-    if (i % 12 == 0) bits = rng();
-    id[i] = kAlphabet[bits % 36];
-    bits /= 36;
+  // One character from each byte of a draw, by a multiply and a shift instead of a division: seven draws.
+  // (A byte maps to 36 characters unevenly, 8 or 7 bytes each: an id need be unique, not uniform.)
+  for (size_t i = 0; i < id.size(); i += 8) {
+    uint64_t bits = rng();
+    for (size_t j = i; j < i + 8 && j < id.size(); j++, bits >>= 8) id[j] = kAlphabet[((bits & 0xFF) * 36) >> 8];
   }
   return id;
 }

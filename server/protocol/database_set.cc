@@ -1,5 +1,6 @@
 #include "server/protocol/database_set.h"
 
+#include <atomic>
 #include <mutex>
 #include <utility>
 
@@ -22,6 +23,18 @@ void AppendEscaped(std::string_view text, std::string* out) {
     }
   }
 }
+
+// The database a thread used last, and for whom: a connection's requests come from one caller, and are served by
+// one thread, so most requests find their database here without making a name or taking the lock. Databases stay
+// open while their set lives, and set ids are never reused, so an entry of a destroyed set never matches.
+struct LastUsed {
+  uint64_t set_id = 0;
+  std::string access_key;
+  std::string region;
+  Database* db = nullptr;
+};
+thread_local LastUsed t_last_used;
+std::atomic<uint64_t> g_next_set_id{1};  // ids of sets with namespaces
 }  // namespace
 
 bool ParseNamespaceMode(std::string_view text, NamespaceMode* out) {
@@ -66,7 +79,8 @@ std::string AccountIdOf(std::string_view access_key) {
 
 DatabaseSet::DatabaseSet(Database* db) : mode_(NamespaceMode::kShared), shared_(db) { DP_DCHECK(db != nullptr); }
 
-DatabaseSet::DatabaseSet(NamespaceMode mode, DatabaseOptions options) : mode_(mode), options_(std::move(options)) {
+DatabaseSet::DatabaseSet(NamespaceMode mode, DatabaseOptions options)
+    : mode_(mode), id_(g_next_set_id.fetch_add(1)), options_(std::move(options)) {
   DP_DCHECK(mode != NamespaceMode::kShared);
 }
 
@@ -94,11 +108,27 @@ void DatabaseSet::StartSweepers(const RequestContext& context, int64_t interval_
   for (const auto& [name, db] : open_) sweepers_.push_back(std::make_unique<Sweeper>(db.get(), context, interval_ms));
 }
 
+
 Status DatabaseSet::For(const Caller& caller, Database** out) {
   if (shared_) {
     *out = shared_;
     return Status::OK();
   }
+  LastUsed& last = t_last_used;
+  if (last.set_id == id_ && last.region == caller.region &&
+      (mode_ == NamespaceMode::kRegion || last.access_key == caller.access_key)) {
+    *out = last.db;
+    return Status::OK();
+  }
+  DP_RETURN_IF_ERROR(Find(caller, out));
+  last.set_id = id_;
+  last.access_key = caller.access_key;
+  last.region = caller.region;
+  last.db = *out;
+  return Status::OK();
+}
+
+Status DatabaseSet::Find(const Caller& caller, Database** out) {
   std::string name = NamespaceName(mode_, caller);
   {
     std::shared_lock<std::shared_mutex> lock(mu_);

@@ -66,7 +66,11 @@ class DatabaseSet {
   void StartSweepers(const RequestContext& context, int64_t interval_ms);
 
  private:
+  // The database of caller's namespace, looked up by name under the lock, or opened.
+  Status Find(const Caller& caller, Database** out);
+
   NamespaceMode mode_;
+  uint64_t id_ = 0;  // unique among every set made by this process (the shared set needs none)
   DatabaseOptions options_;
   Database* shared_ = nullptr;  // set in the shared mode only
   std::shared_mutex mu_;

@@ -163,7 +163,7 @@ OperationHandler Dispatcher::FindHandler(std::string_view target) const {
 
 RequestContext Dispatcher::ContextFor(const WireRequest& request) const {
   RequestContext context;
-  context.request_id = std::string(request.request_id);
+  context.request_id = request.request_id;
   context.caller = CallerOf(request.authorization, options_.region);
   context.clock = options_.clock;
   context.max_page_bytes = options_.max_page_bytes;

@@ -27,15 +27,25 @@ BodyScan Scan(std::string_view body) {
   size_t i = 0;
 #if defined(__SSE2__)
   int high = 0;
+  const __m128i sign = _mm_set1_epi8(static_cast<char>(0x80));
+  const __m128i below_space = _mm_set1_epi8(static_cast<char>(0x20 ^ 0x80));
+  const __m128i case_bit = _mm_set1_epi8(0x20);
+  const __m128i open_brace = _mm_set1_epi8('{');
   for (; i + 16 <= n; i += 16) {
     __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
-    __m128i misread = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_setzero_si128()), BytesInRange(v, 0x1A, 0x1F));
-    if (_mm_movemask_epi8(misread) != 0) {
-      scan.misread_byte = true;
-      return scan;
+    // Control bytes are rare (a pretty-printed body's line breaks and tabs): one signed compare finds whether the
+    // block has any (bytes below 0x20), and only then are they told apart.
+    __m128i control = _mm_cmplt_epi8(_mm_xor_si128(v, sign), below_space);
+    if (_mm_movemask_epi8(control) != 0) {
+      __m128i misread = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_setzero_si128()), BytesInRange(v, 0x1A, 0x1F));
+      if (_mm_movemask_epi8(misread) != 0) {
+        scan.misread_byte = true;
+        return scan;
+      }
     }
     high |= _mm_movemask_epi8(v);
-    __m128i open = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('{')), _mm_cmpeq_epi8(v, _mm_set1_epi8('[')));
+    // '[' (0x5B) and '{' (0x7B) differ only in bit 0x20, which no other byte sets to make either.
+    __m128i open = _mm_cmpeq_epi8(_mm_or_si128(v, case_bit), open_brace);
     // Brackets are few, and x86-64's baseline has no popcount instruction: one step per bracket found.
     for (unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(open)); mask != 0; mask &= mask - 1) scan.brackets++;
   }

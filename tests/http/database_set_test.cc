@@ -60,6 +60,42 @@ TEST(NamespaceNameTest, NamesAreDistinctAndSafeAsFileNames) {
   EXPECT_EQ("%2E%2E%2Fx%5Fy_us-west-2.db", NamespaceName(NamespaceMode::kAccessKeyRegion, c));
 }
 
+// For answers from the thread's last lookup when the same caller asks again: whatever order callers and sets come
+// in, each caller gets its own namespace's database, and a set never answers with another set's database.
+TEST(DatabaseSetTest, EachCallerGetsItsNamespacesDatabaseInAnyOrder) {
+  auto caller = [](const char* key, const char* region) {
+    Caller c;
+    c.access_key = key;
+    c.region = region;
+    return c;
+  };
+  const Caller callers[] = {caller("A", "us-east-1"), caller("B", "us-east-1"), caller("A", "eu-west-1"),
+                            caller("B", "eu-west-1")};
+  for (NamespaceMode mode : {NamespaceMode::kAccessKeyRegion, NamespaceMode::kRegion}) {
+    DatabaseSet first(mode, DatabaseOptions());
+    DatabaseSet second(mode, DatabaseOptions());
+    Database* seen[2][4] = {};
+    for (int round = 0; round < 3; round++) {
+      for (int i : {0, 0, 1, 1, 2, 3, 0, 3, 3, 1}) {
+        for (int s : {0, 0, 1, 1}) {  // the same set twice running, then the other
+          Database* db = nullptr;
+          ASSERT_TRUE((s == 0 ? first : second).For(callers[i], &db).ok());
+          if (!seen[s][i]) seen[s][i] = db;
+          EXPECT_EQ(seen[s][i], db) << "set " << s << " caller " << i;
+        }
+      }
+    }
+    for (int i = 0; i < 4; i++) {
+      EXPECT_NE(seen[0][i], seen[1][i]);
+      for (int j = 0; j < 4; j++) {
+        bool same_namespace = callers[i].region == callers[j].region &&
+                              (mode == NamespaceMode::kRegion || callers[i].access_key == callers[j].access_key);
+        EXPECT_EQ(same_namespace, seen[0][i] == seen[0][j]) << i << " " << j;
+      }
+    }
+  }
+}
+
 TEST(NamespaceModeTest, ParsesItsNames) {
   NamespaceMode mode;
   for (NamespaceMode m : {NamespaceMode::kShared, NamespaceMode::kRegion, NamespaceMode::kAccessKeyRegion}) {

@@ -130,6 +130,18 @@ TEST_F(HttpProtocolTest, RawControlCharacterInTheBodyIsSerializationException) {
   }
 }
 
+// JSON's own whitespace control characters (tab, line feed, carriage return) are welcome between tokens: a
+// pretty-printed body is read as the compact one.
+TEST_F(HttpProtocolTest, PrettyPrintedBodyIsAccepted) {
+  ASSERT_EQ(200, server_.CreateTable("items", "pk", "S").status);
+  std::string body = "{\r\n\t\"TableName\":\t\"items\",\n\t\"Item\": {\n\t\t\"pk\": {\"S\": \"a\"},\n"
+                     "\t\t\"v\": {\"L\": [\n\t\t\t{\"N\": \"1\"},\r\n\t\t\t{\"M\": {}}\n\t\t]}\n\t}\n}\n";
+  HttpResult r = server_.Call("PutItem", body);
+  ASSERT_EQ(200, r.status) << r.Describe();
+  EXPECT_EQ(R"({"Item":{"pk":{"S":"a"},"v":{"L":[{"N":"1"},{"M":{}}]}}})",
+            server_.Call("GetItem", R"({"TableName":"items","Key":{"pk":{"S":"a"}}})").body);
+}
+
 // Step 2 comes before step 3: bad JSON to an unknown target is still a SerializationException.
 TEST_F(HttpProtocolTest, JsonIsParsedBeforeTheTargetIsChecked) {
   HttpResult r = server_.Call("NoSuchOperation", "{");
