@@ -164,8 +164,14 @@ TEST_F(KeyConditionTest, ConditionShapeErrors) {
   EXPECT_EQ("Invalid condition in KeyConditionExpression: No key attribute specified", Parse(":a = :b"));
   EXPECT_EQ("KeyConditionExpressions cannot have conditions on nested attributes", Parse("pk.x = :p"));
   EXPECT_EQ("KeyConditionExpressions cannot have conditions on nested attributes", Parse("pk = :p AND sk[0] > :a"));
-  EXPECT_EQ("Conditions can be of length 1 or 2 only", Parse("pk = :p AND sk > :a AND x = :b"));
-  EXPECT_EQ("Conditions can be of length 1 or 2 only", Parse("pk = :p AND (sk > :a AND x = :b)"));
+  // Up to eight conditions parse (a multi-attribute GSI key has up to eight attributes); a single-attribute key
+  // takes two.
+  EXPECT_EQ("Conditions can be of length 1 or 2 only", Query("pk = :p AND sk > :a AND x = :b", HashRange()));
+  EXPECT_EQ("Conditions can be of length 1 or 2 only", Query("pk = :p AND (sk > :a AND x = :b)", HashRange()));
+  EXPECT_EQ("Conditions can be of length 1 or 2 only",
+            Parse("a = :p AND b = :p AND c = :p AND d = :p AND e = :p AND f = :p AND g = :p AND h = :p AND i = :p"));
+  EXPECT_EQ("KeyConditionExpressions must only contain one condition per key",
+            Parse("a = :p AND b = :p AND c = :p AND b > :a"));
   EXPECT_EQ("KeyConditionExpressions must only contain one condition per key", Parse("pk = :p AND pk = :a"));
   EXPECT_EQ("KeyConditionExpressions must only contain one condition per key", Parse("#p = :p AND pk > :a"));
 }
@@ -232,10 +238,10 @@ TEST_F(KeyConditionTest, LegacyKeyConditions) {
   EXPECT_EQ("The BETWEEN condition was provided a range where the lower bound is greater than the upper bound",
             ParseLegacyKeyConditions({cond("sk", "BETWEEN", {S("b"), S("a")})}, &parsed).message());
   EXPECT_EQ("Conditions can be of length 1 or 2 only", ParseLegacyKeyConditions({}, &parsed).message());
-  EXPECT_EQ("Conditions can be of length 1 or 2 only",
-            ParseLegacyKeyConditions({cond("a", "EQ", {S("p")}), cond("b", "EQ", {S("p")}), cond("c", "EQ", {S("p")})},
-                                     &parsed)
-                .message());
+  ASSERT_TRUE(ParseLegacyKeyConditions({cond("a", "EQ", {S("p")}), cond("b", "EQ", {S("p")}), cond("c", "EQ", {S("p")})},
+                                       &parsed)
+                  .ok());
+  EXPECT_EQ("Conditions can be of length 1 or 2 only", BindKeyCondition(parsed, HashRange(), &kc).message());
 
   ASSERT_TRUE(ParseLegacyKeyConditions({cond("pk", "GT", {S("p")})}, &parsed).ok());
   EXPECT_EQ("Query key condition not supported", BindKeyCondition(parsed, HashRange(), &kc).message());
