@@ -115,7 +115,7 @@ std::string ComponentValue(int c, int v, bool prefix = false) {
 const char* kRangeNames[] = {"r1", "r2", "r3"};
 
 std::string QueryBody(std::mt19937& rng, const ModelQuery& q) {
-  std::string body = R"({"TableName":"mm","IndexName":"g")";
+  std::string body = R"({"TableName":"model","IndexName":"gsi")";
   body += std::string(R"(,"ScanIndexForward":)") + (q.forward ? "true" : "false");
   if (q.limit) body += R"(,"Limit":)" + std::to_string(q.limit);
   std::vector<std::pair<std::string, std::string>> terms;  // expression text, legacy member
@@ -211,13 +211,13 @@ class MultiAttributeKeyModelTest : public ::testing::TestWithParam<uint32_t> {
   MultiAttributeKeyModelTest() : server_(SmallPages()) {}
 
   void SetUp() override {
-    HttpResult r = server_.Call("CreateTable", R"({"TableName":"mm","BillingMode":"PAY_PER_REQUEST",
+    HttpResult r = server_.Call("CreateTable", R"({"TableName":"model","BillingMode":"PAY_PER_REQUEST",
         "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"},
           {"AttributeName":"h1","AttributeType":"S"},{"AttributeName":"h2","AttributeType":"N"},
           {"AttributeName":"r1","AttributeType":"N"},{"AttributeName":"r2","AttributeType":"S"},
           {"AttributeName":"r3","AttributeType":"B"}],
         "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],
-        "GlobalSecondaryIndexes":[{"IndexName":"g","KeySchema":[{"AttributeName":"h1","KeyType":"HASH"},
+        "GlobalSecondaryIndexes":[{"IndexName":"gsi","KeySchema":[{"AttributeName":"h1","KeyType":"HASH"},
           {"AttributeName":"h2","KeyType":"HASH"},{"AttributeName":"r1","KeyType":"RANGE"},
           {"AttributeName":"r2","KeyType":"RANGE"},{"AttributeName":"r3","KeyType":"RANGE"}],
           "Projection":{"ProjectionType":"ALL"}}]})");
@@ -245,7 +245,7 @@ class MultiAttributeKeyModelTest : public ::testing::TestWithParam<uint32_t> {
       if (i.r1 >= 0) item += R"(,"r1":)" + ComponentValue(0, i.r1);
       if (i.r2 >= 0) item += R"(,"r2":)" + ComponentValue(1, i.r2);
       if (i.r3 >= 0) item += R"(,"r3":)" + ComponentValue(2, i.r3);
-      HttpResult put = server_.Call("PutItem", R"({"TableName":"mm","Item":)" + item + "}}");
+      HttpResult put = server_.Call("PutItem", R"({"TableName":"model","Item":)" + item + "}}");
       ASSERT_EQ(200, put.status) << put.Describe();
       items_.push_back(i);
     }
@@ -308,7 +308,7 @@ TEST_P(MultiAttributeKeyModelTest, ScansCoverEveryIndexedItemOnceInTupleOrderPer
   for (int limit : {0, 3}) {
     std::string error;
     Strings ids = ReadIds("Scan",
-                          std::string(R"({"TableName":"mm","IndexName":"g")") +
+                          std::string(R"({"TableName":"model","IndexName":"gsi")") +
                               (limit ? R"(,"Limit":)" + std::to_string(limit) : "") + "}",
                           limit, &error);
     ASSERT_EQ("", error);
@@ -333,7 +333,7 @@ TEST_P(MultiAttributeKeyModelTest, ScansCoverEveryIndexedItemOnceInTupleOrderPer
   for (int segment = 0; segment < 3; segment++) {
     std::string error;
     Strings ids = ReadIds("Scan",
-                          R"({"TableName":"mm","IndexName":"g","Limit":4,"TotalSegments":3,"Segment":)" +
+                          R"({"TableName":"model","IndexName":"gsi","Limit":4,"TotalSegments":3,"Segment":)" +
                               std::to_string(segment) + "}",
                           4, &error);
     ASSERT_EQ("", error);

@@ -43,7 +43,7 @@ TABLE_DEFINITION = {
     "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
     "GlobalSecondaryIndexes": [
         {
-            "IndexName": "g",
+            "IndexName": "gsi",
             "KeySchema": [
                 {"AttributeName": "t", "KeyType": "HASH"},
                 {"AttributeName": "r", "KeyType": "HASH"},
@@ -137,7 +137,7 @@ def test_query_paginator_over_every_partition(multi, forward):
     for t, r in itertools.product(TS, RS):
         pages = client.get_paginator("query").paginate(
             TableName=TABLE,
-            IndexName="g",
+            IndexName="gsi",
             KeyConditionExpression="r = :r AND t = :t",
             ExpressionAttributeValues={":t": {"S": t}, ":r": {"N": str(r)}},
             ScanIndexForward=forward,
@@ -154,7 +154,7 @@ def test_query_paginator_over_a_range_prefix(multi):
     server, client = multi
     pages = client.get_paginator("query").paginate(
         TableName=TABLE,
-        IndexName="g",
+        IndexName="gsi",
         KeyConditionExpression="t = :t AND r = :r AND a = :a AND begins_with(b, :b)",
         ExpressionAttributeValues={":t": {"S": "x"}, ":r": {"N": "1"}, ":a": {"N": "0"}, ":b": {"S": "a"}},
         PaginationConfig=paging(server),
@@ -169,14 +169,14 @@ def test_query_paginator_over_a_range_prefix(multi):
 def test_scan_paginators_cover_every_entry_once(multi):
     server, client = multi
     keys, _ = keys_of(
-        client.get_paginator("scan").paginate(TableName=TABLE, IndexName="g", PaginationConfig=paging(server))
+        client.get_paginator("scan").paginate(TableName=TABLE, IndexName="gsi", PaginationConfig=paging(server))
     )
     assert_exactly_once(keys, index_order(), "scan of g")
     keys = []
     for segment in range(3):
         part, _ = keys_of(
             client.get_paginator("scan").paginate(
-                TableName=TABLE, IndexName="g", Segment=segment, TotalSegments=3, PaginationConfig={"PageSize": 50}
+                TableName=TABLE, IndexName="gsi", Segment=segment, TotalSegments=3, PaginationConfig={"PageSize": 50}
             )
         )
         keys += part
@@ -188,7 +188,7 @@ def test_query_rule_errors_are_validation_errors(multi):
     with pytest.raises(ClientError) as error:
         client.query(
             TableName=TABLE,
-            IndexName="g",
+            IndexName="gsi",
             KeyConditionExpression="t = :t AND r = :r AND b = :b",
             ExpressionAttributeValues={":t": {"S": "x"}, ":r": {"N": "1"}, ":b": {"S": "a"}},
         )
