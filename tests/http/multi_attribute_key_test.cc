@@ -5,7 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cctype>
+#include <filesystem>
 #include <optional>
 #include <set>
 #include <string>
@@ -539,6 +542,40 @@ TEST_F(MultiAttributeKeyTest, CapacityCountsAndBackfill) {
     EXPECT_EQ(expected, index["ItemCount"].GetInt()) << name;
     EXPECT_GT(index["IndexSizeBytes"].GetInt(), 0) << name;
   }
+}
+
+// A multi-attribute key is kept in the stored table definition: after a restart on the same --db-path the index
+// is described, queried and maintained as before.
+TEST(MultiAttributeKeyRestartTest, DefinitionAndEntriesSurviveARestart) {
+  std::string dir = testing::TempDir() + "/dynapage-multikey-" + std::to_string(::getpid());
+  std::filesystem::remove_all(dir);
+  TestServerOptions options;
+  options.path = dir;
+  const std::string query =
+      R"({"TableName":"multi","IndexName":"gsi","KeyConditionExpression":"t = :t AND r = :r AND a > :a",)"
+      R"("ExpressionAttributeValues":{":t":{"S":"T"},":r":{"N":"1"},":a":{"N":"0"}}})";
+  std::string described;
+  {
+    TestServer server(options);
+    HttpResult r = server.Call("CreateTable", TableBody(kDefs, R"("GlobalSecondaryIndexes":[)" +
+                                                                  Gsi("gsi", Key({"t:h", "r:h", "a:r", "b:r", "m:r"})) + "]"));
+    ASSERT_EQ(200, r.status) << r.Describe();
+    r = server.Call("PutItem", R"({"TableName":"multi","Item":{"pk":{"S":"p"},"sk":{"N":"1"},"t":{"S":"T"},)"
+                               R"("r":{"N":"1"},"a":{"N":"1"},"b":{"S":"b"},"m":{"B":"AA=="}}})");
+    ASSERT_EQ(200, r.status) << r.Describe();
+    described = JsonText(server.Call("DescribeTable", R"({"TableName":"multi"})")
+                             .json["Table"]["GlobalSecondaryIndexes"][0]["KeySchema"]);
+  }
+  {
+    TestServer again(options);
+    HttpResult d = again.Call("DescribeTable", R"({"TableName":"multi"})");
+    EXPECT_EQ(described, JsonText(d.json["Table"]["GlobalSecondaryIndexes"][0]["KeySchema"]));
+    HttpResult r = again.Call("PutItem", R"({"TableName":"multi","Item":{"pk":{"S":"q"},"sk":{"N":"2"},)"
+                                         R"("t":{"S":"T"},"r":{"N":"1"},"a":{"N":"2"},"b":{"S":"a"},"m":{"B":"AA=="}}})");
+    ASSERT_EQ(200, r.status) << r.Describe();
+    EXPECT_EQ(Strings({"p", "q"}), Values(again.Call("Query", query), "pk"));
+  }
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
