@@ -90,8 +90,8 @@ Status CheckKeySchemaShape(const std::vector<KeyElementInput>& key, const std::v
   return Status::OK();
 }
 
-Status CheckGlobalIndexKeyShape(const std::vector<KeyElementInput>& key,
-                                const std::vector<KeyAttribute>& definitions, KeySchema* out) {
+Status CheckGlobalIndexKeyShape(const std::vector<KeyElementInput>& key, const std::vector<KeyAttribute>& definitions,
+                                KeySchema* out) {
   const bool hash_then_range = key.size() == 2 && key[0].key_type == "HASH" && key[1].key_type == "RANGE";
   for (size_t i = 0; i < key.size(); i++) {
     for (size_t j = i + 1; j < key.size(); j++) {
@@ -121,8 +121,7 @@ Status CheckGlobalIndexKeyShape(const std::vector<KeyElementInput>& key,
   for (auto [count, key_type] : {std::pair<size_t, const char*>{hashes, "HASH"}, {ranges, "RANGE"}}) {
     if (count > kMaxKeyAttributesOfOneType) {
       return Status::Validation(std::string(kInvalidParameterPrefix) +
-                                "The KeySchema exceeds the maximum allowed number of " + key_type +
-                                " key attributes");
+                                "The KeySchema exceeds the maximum allowed number of " + key_type + " key attributes");
     }
   }
   *out = KeySchema();

@@ -57,8 +57,8 @@ Status CheckKeySchemaShape(const std::vector<KeyElementInput>& key, const std::v
 // The shape of a GSI's key schema (docs/multi-attribute-keys.md): no attribute twice, a HASH first, every HASH
 // before every RANGE, at most kMaxKeyAttributesOfOneType of each; fills *out. REQUIRES: key is not empty and
 // every name is defined.
-Status CheckGlobalIndexKeyShape(const std::vector<KeyElementInput>& key,
-                                const std::vector<KeyAttribute>& definitions, KeySchema* out);
+Status CheckGlobalIndexKeyShape(const std::vector<KeyElementInput>& key, const std::vector<KeyAttribute>& definitions,
+                                KeySchema* out);
 
 // Checks one secondary index against table (whose key, billing mode, definitions and earlier indexes are set):
 // key shape, LSI rules, projection, throughput against the billing mode, a name not used by an earlier index;

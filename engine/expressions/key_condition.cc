@@ -240,7 +240,9 @@ Status BindMultiAttributeKeyCondition(const ParsedKeyCondition& parsed, const Ke
   }
   KeyCondition result;
   result.partition_value = FindTerm(parsed, schema.hash.name)->lower;
-  for (const KeyAttribute& k : schema.more_hash) result.more_partition_values.push_back(FindTerm(parsed, k.name)->lower);
+  for (const KeyAttribute& k : schema.more_hash) {
+    result.more_partition_values.push_back(FindTerm(parsed, k.name)->lower);
+  }
   if (constrained > 0) {
     for (size_t i = 0; i + 1 < constrained; i++) result.sort_equalities.push_back(ranges[i]->lower);
     const KeyConditionTerm& last = *ranges[constrained - 1];

@@ -166,8 +166,8 @@ bool UsableIndexKeyValue(const AttributeValue* v, AttrType type, size_t max_byte
 }
 
 // IndexEntryKey for a multi-attribute key: every HASH and RANGE attribute must be usable (a sparse index).
-bool MultiAttributeIndexEntryKey(const TableDefinition& table, const IndexDefinition& index,
-                                 const AttributeMap& item, std::string* key) {
+bool MultiAttributeIndexEntryKey(const TableDefinition& table, const IndexDefinition& index, const AttributeMap& item,
+                                 std::string* key) {
   const KeySchema& schema = index.key;
   DP_DCHECK(schema.hash_count() <= kMaxKeyAttributesOfOneType && schema.range_count() <= kMaxKeyAttributesOfOneType);
   const AttributeValue* hashes[kMaxKeyAttributesOfOneType];

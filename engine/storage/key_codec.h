@@ -4,7 +4,8 @@
 //   index key  = 'd' | keyspace (u32 BE) | hash (u64 BE) | part(index pk) [| part(index sk)]
 //                    | part(table pk) [| part(table sk)]      (table key: unique tie-break for equal index keys)
 //   multi-attribute index key (docs/multi-attribute-keys.md)
-//              = 'd' | keyspace | hash | part(h1) … part(hn) | part(r1) … part(rm) | part(table pk) [| part(table sk)]
+//              = 'd' | keyspace | hash | part(h1) … part(hn) | part(r1) … part(rm)
+//                    | part(table pk) [| part(table sk)]
 //                where for n ≥ 2 hash is the first 8 bytes of MD5("Outliers" ‖ part(h1) ‖ … ‖ part(hn))
 //
 // hash is the first 8 bytes of MD5("Outliers" ‖ partition key bytes) (docs/behaviour.md §6.1): ascending hash is the

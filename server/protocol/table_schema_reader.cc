@@ -50,8 +50,7 @@ Status ReadAttributeDefinitions(const RequestReader& r, std::vector<KeyAttribute
 }
 
 Status ReadKeySchema(const RequestReader& r, const char* member, const std::string& path,
-                     std::vector<KeyElementInput>* out, bool* present, ConstraintErrors* errors,
-                     bool at_most_two) {
+                     std::vector<KeyElementInput>* out, bool* present, ConstraintErrors* errors, bool at_most_two) {
   std::vector<const rapidjson::Value*> elements;
   DP_RETURN_IF_ERROR(ReadStructList(r, member, &elements, present));
   out->clear();

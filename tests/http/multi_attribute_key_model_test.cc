@@ -1,9 +1,9 @@
 // Model-based pagination over a multi-attribute GSI (issue 25, docs/multi-attribute-keys.md): random items with
 // heavy ties on every key attribute (and some lacking a component), random partitions, RANGE prefixes and last
 // conditions in random textual order (or as legacy KeyConditions), random Limit, direction and filter, with a page
-// size limit of a few KB, and page chaos for half the seeds. Every page is followed through LastEvaluatedKey; the items read must be exactly the
-// model's, in the model's order: the RANGE tuple (each component by its type), then the table key. Scans,
-// sequential and parallel, must cover every indexed item exactly once.
+// size limit of a few KB, and page chaos for half the seeds. Every page is followed through LastEvaluatedKey; the items
+// read must be exactly the model's, in the model's order: the RANGE tuple (each component by its type), then the table
+// key. Scans, sequential and parallel, must cover every indexed item exactly once.
 
 #include <gtest/gtest.h>
 
@@ -48,9 +48,7 @@ struct Item {
 
 // The index order: r1 by number, r2 and r3 by bytes, then pk by bytes and sk by number.
 bool IndexLess(const Item& a, const Item& b) {
-  auto key = [](const Item& i) {
-    return std::make_tuple(kR1[i.r1].first, kR2[i.r2], kR3[i.r3].first, i.pk, i.sk);
-  };
+  auto key = [](const Item& i) { return std::make_tuple(kR1[i.r1].first, kR2[i.r2], kR3[i.r3].first, i.pk, i.sk); };
   return key(a) < key(b);
 }
 
@@ -58,12 +56,12 @@ enum class Op { kEq, kLt, kLe, kGt, kGe, kBetween, kBeginsWith };
 
 struct ModelQuery {
   int h1 = 0, h2 = 0;
-  int prefix = 0;                  // how many RANGE components are constrained (0..3)
-  std::vector<int> equal;          // values of the first prefix-1 components
-  Op op = Op::kEq;                 // on component prefix-1
-  int lower = 0, upper = 0;        // value indexes (begins_with: a prefix index)
+  int prefix = 0;            // how many RANGE components are constrained (0..3)
+  std::vector<int> equal;    // values of the first prefix-1 components
+  Op op = Op::kEq;           // on component prefix-1
+  int lower = 0, upper = 0;  // value indexes (begins_with: a prefix index)
   bool forward = true;
-  int limit = 0;                   // 0: none
+  int limit = 0;                    // 0: none
   std::optional<int> filter_below;  // FilterExpression f < value
   bool legacy = false;
 };
@@ -86,11 +84,21 @@ bool Matches(const ModelQuery& q, const Item& i) {
     int c = q.prefix - 1;
     int v = ComponentOf(i, c);
     switch (q.op) {
-      case Op::kEq: if (CompareComponent(c, v, q.lower) != 0) return false; break;
-      case Op::kLt: if (CompareComponent(c, v, q.lower) >= 0) return false; break;
-      case Op::kLe: if (CompareComponent(c, v, q.lower) > 0) return false; break;
-      case Op::kGt: if (CompareComponent(c, v, q.lower) <= 0) return false; break;
-      case Op::kGe: if (CompareComponent(c, v, q.lower) < 0) return false; break;
+      case Op::kEq:
+        if (CompareComponent(c, v, q.lower) != 0) return false;
+        break;
+      case Op::kLt:
+        if (CompareComponent(c, v, q.lower) >= 0) return false;
+        break;
+      case Op::kLe:
+        if (CompareComponent(c, v, q.lower) > 0) return false;
+        break;
+      case Op::kGt:
+        if (CompareComponent(c, v, q.lower) <= 0) return false;
+        break;
+      case Op::kGe:
+        if (CompareComponent(c, v, q.lower) < 0) return false;
+        break;
       case Op::kBetween:
         if (CompareComponent(c, v, q.lower) < 0 || CompareComponent(c, v, q.upper) > 0) return false;
         break;
@@ -181,7 +189,8 @@ ModelQuery RandomQuery(std::mt19937& rng) {
   q.h1 = below(kH1.size());
   q.h2 = below(kH2.size());
   q.prefix = below(4);
-  for (int c = 0; c + 1 < q.prefix; c++) q.equal.push_back(below(c == 0 ? kR1.size() : c == 1 ? kR2.size() : kR3.size()));
+  for (int c = 0; c + 1 < q.prefix; c++)
+    q.equal.push_back(below(c == 0 ? kR1.size() : c == 1 ? kR2.size() : kR3.size()));
   if (q.prefix > 0) {
     int c = q.prefix - 1;
     size_t size = c == 0 ? kR1.size() : c == 1 ? kR2.size() : kR3.size();

@@ -42,8 +42,8 @@ std::string Key(const Strings& elements) {
 }
 
 std::string Gsi(const std::string& name, const std::string& key, const std::string& projection = "ALL") {
-  return R"({"IndexName":")" + name + R"(","KeySchema":)" + key + R"(,"Projection":{"ProjectionType":")" +
-         projection + R"("}})";
+  return R"({"IndexName":")" + name + R"(","KeySchema":)" + key + R"(,"Projection":{"ProjectionType":")" + projection +
+         R"("}})";
 }
 
 std::string Join(const Strings& parts) {
@@ -99,12 +99,12 @@ class MultiAttributeSchemaTest : public ::testing::Test {
 // 1 to 4 HASH then 0 to 4 RANGE, returned by CreateTable and DescribeTable exactly as submitted.
 TEST_F(MultiAttributeSchemaTest, GlobalIndexKeysOfUpToFourAndFourKeepTheirOrder) {
   const std::string key5 = Key({"t:h", "r:h", "a:r", "b:r", "m:r"});
-  HttpResult r = server_.Call("CreateTable", TableBody(kDefs, R"("GlobalSecondaryIndexes":[)" + Gsi("gsi", key5) + "]"));
+  HttpResult r =
+      server_.Call("CreateTable", TableBody(kDefs, R"("GlobalSecondaryIndexes":[)" + Gsi("gsi", key5) + "]"));
   ASSERT_EQ(200, r.status) << r.Describe();
-  const std::string expected =
-      R"([{"AttributeName":"t","KeyType":"HASH"},{"AttributeName":"r","KeyType":"HASH"},)"
-      R"({"AttributeName":"a","KeyType":"RANGE"},{"AttributeName":"b","KeyType":"RANGE"},)"
-      R"({"AttributeName":"m","KeyType":"RANGE"}])";
+  const std::string expected = R"([{"AttributeName":"t","KeyType":"HASH"},{"AttributeName":"r","KeyType":"HASH"},)"
+                               R"({"AttributeName":"a","KeyType":"RANGE"},{"AttributeName":"b","KeyType":"RANGE"},)"
+                               R"({"AttributeName":"m","KeyType":"RANGE"}])";
   EXPECT_EQ(expected, JsonText(r.json["TableDescription"]["GlobalSecondaryIndexes"][0]["KeySchema"]));
   HttpResult d = server_.Call("DescribeTable", R"({"TableName":"multi"})");
   EXPECT_EQ(expected, JsonText(d.json["Table"]["GlobalSecondaryIndexes"][0]["KeySchema"]));
@@ -196,7 +196,8 @@ TEST_F(MultiAttributeSchemaTest, UpdateTableCreatesMultiAttributeIndexesWithTheS
             R"({"AttributeName":"r3","KeyType":"RANGE"}])",
             JsonText(d.json["Table"]["GlobalSecondaryIndexes"][0]["KeySchema"]));
   // Deleting it prunes the definitions only it used.
-  r = server_.Call("UpdateTable", R"({"TableName":"multi","GlobalSecondaryIndexUpdates":[{"Delete":{"IndexName":"gsi"}}]})");
+  r = server_.Call("UpdateTable",
+                   R"({"TableName":"multi","GlobalSecondaryIndexUpdates":[{"Delete":{"IndexName":"gsi"}}]})");
   ASSERT_EQ(200, r.status) << r.Describe();
   d = server_.Call("DescribeTable", R"({"TableName":"multi"})");
   EXPECT_EQ(2u, d.json["Table"]["AttributeDefinitions"].Size()) << d.Describe();
@@ -207,10 +208,10 @@ TEST_F(MultiAttributeSchemaTest, UpdateTableCreatesMultiAttributeIndexesWithTheS
 class MultiAttributeKeyTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    HttpResult r = server_.Call(
-        "CreateTable", TableBody(kDefs, R"("GlobalSecondaryIndexes":[)" +
-                                            Gsi("idx5", Key({"t:h", "r:h", "a:r", "b:r", "m:r"})) + "," +
-                                            Gsi("idxk", Key({"t:h", "a:r", "b:r"}), "KEYS_ONLY") + "]"));
+    HttpResult r =
+        server_.Call("CreateTable", TableBody(kDefs, R"("GlobalSecondaryIndexes":[)" +
+                                                         Gsi("idx5", Key({"t:h", "r:h", "a:r", "b:r", "m:r"})) + "," +
+                                                         Gsi("idxk", Key({"t:h", "a:r", "b:r"}), "KEYS_ONLY") + "]"));
     ASSERT_EQ(200, r.status) << r.Describe();
   }
   // An item; a component given as "-" is left out. m is base64.
@@ -284,8 +285,7 @@ TEST_F(MultiAttributeKeyTest, EntriesOrderByEveryRangeComponentThenTableKey) {
   const Strings forward = {"p1/1", "p2/2", "p0/0", "p3/3", "p4/4", "p5/5", "p6/6", "p7/7"};
   std::vector<HttpResult> pages = ReadAllPages(server_, "Query", QueryBody("t = :t AND r = :r", "", R"(,"Limit":3)"));
   EXPECT_EQ(forward, ItemKeys(pages)) << pages.back().Describe();
-  pages = ReadAllPages(server_, "Query",
-                       QueryBody("t = :t AND r = :r", "", R"(,"Limit":2,"ScanIndexForward":false)"));
+  pages = ReadAllPages(server_, "Query", QueryBody("t = :t AND r = :r", "", R"(,"Limit":2,"ScanIndexForward":false)"));
   EXPECT_EQ(Strings(forward.rbegin(), forward.rend()), ItemKeys(pages)) << pages.back().Describe();
 }
 
@@ -316,10 +316,11 @@ TEST_F(MultiAttributeKeyTest, MembershipNeedsEveryComponent) {
   r = server_.Call("PutItem", R"({"TableName":"multi","Item":{"pk":{"S":"bad"},"sk":{"N":"3"},"b":{"N":"1"}}})");
   EXPECT_EQ(std::string(kInvalid) + "Type mismatch for Index Key b Expected: S Actual: N IndexName: idx5", r.Message());
   r = server_.Call("PutItem", R"({"TableName":"multi","Item":{"pk":{"S":"bad"},"sk":{"N":"3"},"m":{"B":""}}})");
-  EXPECT_EQ("One or more parameter values are not valid. A value specified for a secondary index key is not "
-            "supported. The AttributeValue for a key attribute cannot contain an empty binary value. IndexName: idx5, "
-            "IndexKey: m",
-            r.Message());
+  EXPECT_EQ(
+      "One or more parameter values are not valid. A value specified for a secondary index key is not "
+      "supported. The AttributeValue for a key attribute cannot contain an empty binary value. IndexName: idx5, "
+      "IndexKey: m",
+      r.Message());
 }
 
 TEST_F(MultiAttributeKeyTest, QueryNeedsEqualityOnEveryHashAttribute) {
@@ -372,9 +373,10 @@ TEST_F(MultiAttributeKeyTest, RangeConditionsFormAPrefixWithOnlyTheLastARange) {
       "t":{"ComparisonOperator":"EQ","AttributeValueList":[{"S":"T"}]},
       "r":{"ComparisonOperator":"EQ","AttributeValueList":[{"N":"1"}]},
       "b":{"ComparisonOperator":"EQ","AttributeValueList":[{"S":"b"}]}}})");
-  EXPECT_EQ("RANGE key attributes a must have equality conditions specified in the query because a condition is "
-            "present on key attribute b",
-            r.Message());
+  EXPECT_EQ(
+      "RANGE key attributes a must have equality conditions specified in the query because a condition is "
+      "present on key attribute b",
+      r.Message());
   r = server_.Call("Query", R"({"TableName":"multi","IndexName":"idx5","KeyConditions":{
       "t":{"ComparisonOperator":"EQ","AttributeValueList":[{"S":"T"}]}}})");
   EXPECT_EQ("HASH key attributes r must have equality conditions specified in the query", r.Message());
@@ -449,9 +451,9 @@ TEST_F(MultiAttributeKeyTest, LastEvaluatedKeyHoldsEveryComponent) {
   auto from = [&](const std::string& key) { return CallFrom(server_, "Query", body, key); };
   const std::string full = R"("t":{"S":"T"},"r":{"N":"1"},"a":{"N":"1"},"b":{"S":"b"},"pk":{"S":"p1"},"sk":{"N":"1"})";
   EXPECT_EQ("The provided starting key is invalid", from("{" + full + "}").Message());  // no m
-  EXPECT_EQ("The provided starting key is invalid",
-            from(R"({"t":{"S":"T"},"r":{"N":"1"},"a":{"N":"1"},"b":{"S":"b"},"m":{"B":"AA=="},"pk":{"S":"p1"}})")
-                .Message());
+  EXPECT_EQ(
+      "The provided starting key is invalid",
+      from(R"({"t":{"S":"T"},"r":{"N":"1"},"a":{"N":"1"},"b":{"S":"b"},"m":{"B":"AA=="},"pk":{"S":"p1"}})").Message());
   EXPECT_EQ("The provided starting key does not match the range key predicate",
             from(R"({"t":{"S":"T"},"r":{"N":"2"},"a":{"N":"1"},"b":{"S":"b"},"m":{"B":"AA=="},"pk":{"S":"p1"},)"
                  R"("sk":{"N":"1"}})")
@@ -474,10 +476,10 @@ TEST_F(MultiAttributeKeyTest, ParallelScanCoversEveryEntryOnce) {
   }
   std::vector<std::string> seen;
   for (int segment = 0; segment < 4; segment++) {
-    std::vector<HttpResult> pages = ReadAllPages(
-        server_, "Scan",
-        R"({"TableName":"multi","IndexName":"idx5","Limit":7,"TotalSegments":4,"Segment":)" + std::to_string(segment) +
-            "}");
+    std::vector<HttpResult> pages =
+        ReadAllPages(server_, "Scan",
+                     R"({"TableName":"multi","IndexName":"idx5","Limit":7,"TotalSegments":4,"Segment":)" +
+                         std::to_string(segment) + "}");
     ASSERT_EQ(200, pages.back().status) << pages.back().Describe();
     Strings pks = Values(pages, "pk");
     seen.insert(seen.end(), pks.begin(), pks.end());
@@ -557,8 +559,9 @@ TEST(MultiAttributeKeyRestartTest, DefinitionAndEntriesSurviveARestart) {
   std::string described;
   {
     TestServer server(options);
-    HttpResult r = server.Call("CreateTable", TableBody(kDefs, R"("GlobalSecondaryIndexes":[)" +
-                                                                  Gsi("gsi", Key({"t:h", "r:h", "a:r", "b:r", "m:r"})) + "]"));
+    HttpResult r = server.Call(
+        "CreateTable",
+        TableBody(kDefs, R"("GlobalSecondaryIndexes":[)" + Gsi("gsi", Key({"t:h", "r:h", "a:r", "b:r", "m:r"})) + "]"));
     ASSERT_EQ(200, r.status) << r.Describe();
     r = server.Call("PutItem", R"({"TableName":"multi","Item":{"pk":{"S":"p"},"sk":{"N":"1"},"t":{"S":"T"},)"
                                R"("r":{"N":"1"},"a":{"N":"1"},"b":{"S":"b"},"m":{"B":"AA=="}}})");
@@ -570,8 +573,9 @@ TEST(MultiAttributeKeyRestartTest, DefinitionAndEntriesSurviveARestart) {
     TestServer again(options);
     HttpResult d = again.Call("DescribeTable", R"({"TableName":"multi"})");
     EXPECT_EQ(described, JsonText(d.json["Table"]["GlobalSecondaryIndexes"][0]["KeySchema"]));
-    HttpResult r = again.Call("PutItem", R"({"TableName":"multi","Item":{"pk":{"S":"q"},"sk":{"N":"2"},)"
-                                         R"("t":{"S":"T"},"r":{"N":"1"},"a":{"N":"2"},"b":{"S":"a"},"m":{"B":"AA=="}}})");
+    HttpResult r =
+        again.Call("PutItem", R"({"TableName":"multi","Item":{"pk":{"S":"q"},"sk":{"N":"2"},)"
+                              R"("t":{"S":"T"},"r":{"N":"1"},"a":{"N":"2"},"b":{"S":"a"},"m":{"B":"AA=="}}})");
     ASSERT_EQ(200, r.status) << r.Describe();
     EXPECT_EQ(Strings({"p", "q"}), Values(again.Call("Query", query), "pk"));
   }

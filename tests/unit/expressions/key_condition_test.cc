@@ -238,8 +238,8 @@ TEST_F(KeyConditionTest, LegacyKeyConditions) {
   EXPECT_EQ("The BETWEEN condition was provided a range where the lower bound is greater than the upper bound",
             ParseLegacyKeyConditions({cond("sk", "BETWEEN", {S("b"), S("a")})}, &parsed).message());
   EXPECT_EQ("Conditions can be of length 1 or 2 only", ParseLegacyKeyConditions({}, &parsed).message());
-  ASSERT_TRUE(ParseLegacyKeyConditions({cond("a", "EQ", {S("p")}), cond("b", "EQ", {S("p")}), cond("c", "EQ", {S("p")})},
-                                       &parsed)
+  ASSERT_TRUE(ParseLegacyKeyConditions(
+                  {cond("a", "EQ", {S("p")}), cond("b", "EQ", {S("p")}), cond("c", "EQ", {S("p")})}, &parsed)
                   .ok());
   EXPECT_EQ("Conditions can be of length 1 or 2 only", BindKeyCondition(parsed, HashRange(), &kc).message());
 
