@@ -18,6 +18,16 @@ KeySchema HashRange(AttrType range_type = AttrType::kS) {
   return k;
 }
 
+// A multi-attribute GSI key: [h1 S, h2 N] HASH, [r1 S, r2 N, r3 B] RANGE.
+KeySchema MultiAttribute() {
+  KeySchema k;
+  k.hash = KeyAttribute{"h1", AttrType::kS};
+  k.more_hash = {KeyAttribute{"h2", AttrType::kN}};
+  k.range = KeyAttribute{"r1", AttrType::kS};
+  k.more_range = {KeyAttribute{"r2", AttrType::kN}, KeyAttribute{"r3", AttrType::kB}};
+  return k;
+}
+
 KeySchema HashOnly() {
   KeySchema k;
   k.hash = KeyAttribute{"pk", AttrType::kS};
@@ -312,6 +322,41 @@ TEST_F(KeyConditionTest, FilterKeyRules) {
             CheckFilterAvoidsKeys({P({PathElement::Name("a")}), P({PathElement::Name("gsk")})}, index, "QueryFilter")
                 .message());
   EXPECT_TRUE(CheckFilterAvoidsKeys({P({PathElement::Name("pk")})}, index, "QueryFilter").ok());
+}
+
+// A multi-attribute key binds every HASH value, the RANGE equalities before the last condition, and the last
+// condition (docs/multi-attribute-keys.md).
+TEST_F(KeyConditionTest, MultiAttributeKeyBindsThePrefix) {
+  KeyCondition kc;
+  ASSERT_EQ("OK", Query("r2 > :n1 AND h2 = :n2 AND (r1 = :a) AND h1 = :p", MultiAttribute(), &kc));
+  EXPECT_EQ(S("p"), kc.partition_value);
+  EXPECT_EQ(std::vector<AttributeValue>({N("2")}), kc.more_partition_values);
+  EXPECT_EQ(std::vector<AttributeValue>({S("a")}), kc.sort_equalities);
+  EXPECT_EQ(SortOp::kGt, kc.sort_op);
+  EXPECT_EQ(N("1"), kc.sort_lower);
+  ASSERT_EQ("OK", Query("h1 = :p AND h2 = :n2", MultiAttribute(), &kc));
+  EXPECT_EQ(SortOp::kNone, kc.sort_op);
+  EXPECT_TRUE(kc.sort_equalities.empty());
+  ASSERT_EQ("OK", Query("h1 = :p AND h2 = :n2 AND r1 = :a AND r2 = :n1 AND r3 BETWEEN :x AND :x", MultiAttribute(),
+                        &kc));
+  EXPECT_EQ(2u, kc.sort_equalities.size());
+  EXPECT_EQ(SortOp::kBetween, kc.sort_op);
+
+  EXPECT_EQ("HASH key attributes h1, h2 must have equality conditions specified in the query",
+            Query("r1 = :a", MultiAttribute()));
+  EXPECT_EQ("HASH key attributes h2 must have equality conditions specified in the query",
+            Query("h1 = :p AND h2 > :n1", MultiAttribute()));
+  EXPECT_EQ("Query condition missed key schema element", Query("h1 = :p AND h2 = :n2 AND zz = :a", MultiAttribute()));
+  EXPECT_EQ("RANGE key attributes r1 must have equality conditions specified in the query because a condition is "
+            "present on key attribute r3",
+            Query("h1 = :p AND h2 = :n2 AND r3 = :x", MultiAttribute()));
+  EXPECT_EQ("RANGE key attributes r2 must have equality conditions specified in the query because a condition is "
+            "present on key attribute r3",
+            Query("h1 = :p AND h2 = :n2 AND r1 = :a AND r2 < :n1 AND r3 = :x", MultiAttribute()));
+  EXPECT_EQ("One or more parameter values were invalid: Condition parameter type does not match schema type",
+            Query("h1 = :p AND h2 = :a", MultiAttribute()));
+  // Single-attribute schemas keep their messages.
+  EXPECT_EQ("Query condition missed key schema element: pk", Query("zz = :a", HashRange()));
 }
 
 }  // namespace
