@@ -337,8 +337,8 @@ TEST_F(KeyConditionTest, MultiAttributeKeyBindsThePrefix) {
   ASSERT_EQ("OK", Query("h1 = :p AND h2 = :n2", MultiAttribute(), &kc));
   EXPECT_EQ(SortOp::kNone, kc.sort_op);
   EXPECT_TRUE(kc.sort_equalities.empty());
-  ASSERT_EQ("OK", Query("h1 = :p AND h2 = :n2 AND r1 = :a AND r2 = :n1 AND r3 BETWEEN :x AND :x", MultiAttribute(),
-                        &kc));
+  ASSERT_EQ("OK",
+            Query("h1 = :p AND h2 = :n2 AND r1 = :a AND r2 = :n1 AND r3 BETWEEN :x AND :x", MultiAttribute(), &kc));
   EXPECT_EQ(2u, kc.sort_equalities.size());
   EXPECT_EQ(SortOp::kBetween, kc.sort_op);
 
@@ -347,12 +347,14 @@ TEST_F(KeyConditionTest, MultiAttributeKeyBindsThePrefix) {
   EXPECT_EQ("HASH key attributes h2 must have equality conditions specified in the query",
             Query("h1 = :p AND h2 > :n1", MultiAttribute()));
   EXPECT_EQ("Query condition missed key schema element", Query("h1 = :p AND h2 = :n2 AND zz = :a", MultiAttribute()));
-  EXPECT_EQ("RANGE key attributes r1 must have equality conditions specified in the query because a condition is "
-            "present on key attribute r3",
-            Query("h1 = :p AND h2 = :n2 AND r3 = :x", MultiAttribute()));
-  EXPECT_EQ("RANGE key attributes r2 must have equality conditions specified in the query because a condition is "
-            "present on key attribute r3",
-            Query("h1 = :p AND h2 = :n2 AND r1 = :a AND r2 < :n1 AND r3 = :x", MultiAttribute()));
+  EXPECT_EQ(
+      "RANGE key attributes r1 must have equality conditions specified in the query because a condition is "
+      "present on key attribute r3",
+      Query("h1 = :p AND h2 = :n2 AND r3 = :x", MultiAttribute()));
+  EXPECT_EQ(
+      "RANGE key attributes r2 must have equality conditions specified in the query because a condition is "
+      "present on key attribute r3",
+      Query("h1 = :p AND h2 = :n2 AND r1 = :a AND r2 < :n1 AND r3 = :x", MultiAttribute()));
   EXPECT_EQ("One or more parameter values were invalid: Condition parameter type does not match schema type",
             Query("h1 = :p AND h2 = :a", MultiAttribute()));
   // Single-attribute schemas keep their messages.
