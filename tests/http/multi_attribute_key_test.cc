@@ -308,6 +308,15 @@ TEST_F(MultiAttributeKeyTest, MembershipNeedsEveryComponent) {
       "UpdateExpression":"REMOVE m"})");
   ASSERT_EQ(200, r.status) << r.Describe();
   EXPECT_EQ(0, Query("t = :t AND r = :r").json["Count"].GetInt());
+  // Changing a HASH component moves the entry to another partition.
+  r = server_.Call("UpdateItem", R"({"TableName":"multi","Key":{"pk":{"S":"miss0"},"sk":{"N":"2"}},
+      "UpdateExpression":"SET t = :t","ExpressionAttributeValues":{":t":{"S":"U"}}})");
+  ASSERT_EQ(200, r.status) << r.Describe();
+  EXPECT_EQ(Strings({"miss0"}), Values(Query("t = :u AND r = :r", R"(":u":{"S":"U"})"), "pk"));
+  r = server_.Call("UpdateItem", R"({"TableName":"multi","Key":{"pk":{"S":"miss0"},"sk":{"N":"2"}},
+      "UpdateExpression":"SET r = :r","ExpressionAttributeValues":{":r":{"N":"3"}}})");
+  ASSERT_EQ(200, r.status) << r.Describe();
+  EXPECT_EQ(0, Query("t = :u AND r = :r", R"(":u":{"S":"U"})").json["Count"].GetInt());
   r = server_.Call("UpdateItem", R"({"TableName":"multi","Key":{"pk":{"S":"miss4"},"sk":{"N":"2"}},
       "UpdateExpression":"SET m = :m","ExpressionAttributeValues":{":m":{"B":"AQ=="}}})");
   ASSERT_EQ(200, r.status) << r.Describe();
@@ -461,6 +470,9 @@ TEST_F(MultiAttributeKeyTest, LastEvaluatedKeyHoldsEveryComponent) {
   HttpResult out = CallFrom(server_, "Query", QueryBody("t = :t AND r = :r AND a > :a", R"(":a":{"N":"1"})"),
                             "{" + full + R"(,"m":{"B":"AA=="}})");
   EXPECT_EQ("The provided starting key does not match the range key predicate", out.Message());
+  // A Scan's start key too needs every component.
+  HttpResult scan = CallFrom(server_, "Scan", R"({"TableName":"multi","IndexName":"idx5","Limit":1})", "{" + full + "}");
+  EXPECT_EQ("The provided starting key is invalid", scan.Message()) << scan.Describe();
   // Resuming from a LastEvaluatedKey returns what follows it.
   HttpResult next = from("{" + full + R"(,"m":{"B":"AA=="}})");
   EXPECT_EQ(Strings({"p2", "p3"}), Values(next, "pk")) << next.Describe();
