@@ -18,6 +18,13 @@ std::string JoinList(const std::vector<std::string>& names) {
   return out + "]";
 }
 
+KeyAttribute DefinedAttribute(const std::vector<KeyAttribute>& definitions, const std::string& name) {
+  for (const auto& d : definitions) {
+    if (d.name == name) return d;
+  }
+  return KeyAttribute{name, AttrType::kS};
+}
+
 void AddOnce(const std::string& name, std::vector<std::string>* names) {
   if (std::find(names->begin(), names->end(), name) == names->end()) names->push_back(name);
 }
@@ -77,15 +84,57 @@ Status CheckKeySchemaShape(const std::vector<KeyElementInput>& key, const std::v
   if (key.size() == 2 && key[1].key_type != "RANGE") {
     return Status::Validation("Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
   }
-  auto attribute = [&](const std::string& name) {
-    for (const auto& d : definitions) {
-      if (d.name == name) return d;
-    }
-    return KeyAttribute{name, AttrType::kS};
-  };
   *out = KeySchema();
-  out->hash = attribute(key[0].name);
-  if (key.size() == 2) out->range = attribute(key[1].name);
+  out->hash = DefinedAttribute(definitions, key[0].name);
+  if (key.size() == 2) out->range = DefinedAttribute(definitions, key[1].name);
+  return Status::OK();
+}
+
+Status CheckGlobalIndexKeyShape(const std::vector<KeyElementInput>& key, const std::vector<KeyAttribute>& definitions,
+                                KeySchema* out) {
+  const bool hash_then_range = key.size() == 2 && key[0].key_type == "HASH" && key[1].key_type == "RANGE";
+  for (size_t i = 0; i < key.size(); i++) {
+    for (size_t j = i + 1; j < key.size(); j++) {
+      if (key[i].name != key[j].name) continue;
+      // A [HASH, RANGE] pair keeps the single-attribute wording.
+      if (hash_then_range) {
+        return Status::Validation("Both the Hash Key and the Range Key element in the KeySchema have the same name");
+      }
+      return Status::Validation("The KeySchema contains multiple key attributes with the same name");
+    }
+  }
+  if (key[0].key_type != "HASH") {
+    return Status::Validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
+  }
+  size_t hashes = 0, ranges = 0;
+  for (const KeyElementInput& k : key) {
+    if (k.key_type == "HASH") {
+      if (ranges > 0) {
+        return Status::Validation(std::string(kInvalidParameterPrefix) +
+                                  "All HASH key attributes must precede RANGE key attributes in the KeySchema");
+      }
+      hashes++;
+    } else {
+      ranges++;
+    }
+  }
+  for (auto [count, key_type] : {std::pair<size_t, const char*>{hashes, "HASH"}, {ranges, "RANGE"}}) {
+    if (count > kMaxKeyAttributesOfOneType) {
+      return Status::Validation(std::string(kInvalidParameterPrefix) +
+                                "The KeySchema exceeds the maximum allowed number of " + key_type + " key attributes");
+    }
+  }
+  *out = KeySchema();
+  out->hash = DefinedAttribute(definitions, key[0].name);
+  for (size_t i = 1; i < hashes; i++) out->more_hash.push_back(DefinedAttribute(definitions, key[i].name));
+  for (size_t i = hashes; i < key.size(); i++) {
+    KeyAttribute a = DefinedAttribute(definitions, key[i].name);
+    if (i == hashes) {
+      out->range = std::move(a);
+    } else {
+      out->more_range.push_back(std::move(a));
+    }
+  }
   return Status::OK();
 }
 
@@ -99,7 +148,11 @@ Status AddSecondaryIndex(const SecondaryIndexInput& input, TableDefinition* tabl
   IndexDefinition index;
   index.name = name;
   index.global = input.global;
-  DP_RETURN_IF_ERROR(CheckKeySchemaShape(input.key, table->attribute_definitions, &index.key));
+  if (input.global) {
+    DP_RETURN_IF_ERROR(CheckGlobalIndexKeyShape(input.key, table->attribute_definitions, &index.key));
+  } else {
+    DP_RETURN_IF_ERROR(CheckKeySchemaShape(input.key, table->attribute_definitions, &index.key));
+  }
   if (!input.global) {
     if (!index.key.range) {
       return Status::Validation(std::string(kInvalidParameterPrefix) +

@@ -35,7 +35,7 @@ struct KeyElementInput {
 struct SecondaryIndexInput {
   std::string name;
   bool global = true;
-  std::vector<KeyElementInput> key;                           // 1 or 2 elements
+  std::vector<KeyElementInput> key;                           // LSI: 1 or 2 elements; GSI: 1 or more
   std::optional<std::string> projection_type;                 // "ALL", "INCLUDE" or "KEYS_ONLY"
   std::optional<std::vector<std::string>> non_key_attributes;
   std::optional<ProvisionedThroughput> throughput;            // GSIs only
@@ -53,6 +53,12 @@ Status CheckAttributeDefinitions(const std::vector<KeyElementInput>& key,
 // types from definitions. REQUIRES: every name is defined.
 Status CheckKeySchemaShape(const std::vector<KeyElementInput>& key, const std::vector<KeyAttribute>& definitions,
                            KeySchema* out);
+
+// The shape of a GSI's key schema (docs/multi-attribute-keys.md): no attribute twice, a HASH first, every HASH
+// before every RANGE, at most kMaxKeyAttributesOfOneType of each; fills *out. REQUIRES: key is not empty and
+// every name is defined.
+Status CheckGlobalIndexKeyShape(const std::vector<KeyElementInput>& key, const std::vector<KeyAttribute>& definitions,
+                                KeySchema* out);
 
 // Checks one secondary index against table (whose key, billing mode, definitions and earlier indexes are set):
 // key shape, LSI rules, projection, throughput against the billing mode, a name not used by an earlier index;

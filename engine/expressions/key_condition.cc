@@ -114,12 +114,16 @@ Status TermFromCondition(const ConditionExpr& c, KeyConditionTerm* term) {
   return Status::OK();
 }
 
+Status ConditionCountError() { return Status::Validation("Conditions can be of length 1 or 2 only"); }
+
 Status CheckTermSet(const ParsedKeyCondition& parsed) {
-  if (parsed.terms.empty() || parsed.terms.size() > 2) {
-    return Status::Validation("Conditions can be of length 1 or 2 only");
-  }
-  if (parsed.terms.size() == 2 && parsed.terms[0].attribute == parsed.terms[1].attribute) {
-    return Status::Validation("KeyConditionExpressions must only contain one condition per key");
+  if (parsed.terms.empty() || parsed.terms.size() > kMaxKeyConditionTerms) return ConditionCountError();
+  for (size_t i = 0; i < parsed.terms.size(); i++) {
+    for (size_t j = i + 1; j < parsed.terms.size(); j++) {
+      if (parsed.terms[i].attribute == parsed.terms[j].attribute) {
+        return Status::Validation("KeyConditionExpressions must only contain one condition per key");
+      }
+    }
   }
   return Status::OK();
 }
@@ -179,14 +183,81 @@ Status ParseLegacyKeyConditions(const std::vector<LegacyCondition>& conditions, 
     parsed.terms.push_back(std::move(term));
   }
   // Legacy maps cannot repeat an attribute, so only the count can be wrong.
-  if (parsed.terms.empty() || parsed.terms.size() > 2) {
-    return Status::Validation("Conditions can be of length 1 or 2 only");
-  }
+  if (parsed.terms.empty() || parsed.terms.size() > kMaxKeyConditionTerms) return ConditionCountError();
   *out = std::move(parsed);
   return Status::OK();
 }
 
+namespace {
+const KeyConditionTerm* FindTerm(const ParsedKeyCondition& parsed, const std::string& attribute) {
+  for (const KeyConditionTerm& t : parsed.terms) {
+    if (t.attribute == attribute) return &t;
+  }
+  return nullptr;
+}
+
+bool TermTypesMatch(const KeyConditionTerm& t, AttrType type) {
+  return t.lower.type == type && (t.op != SortOp::kBetween || t.upper.type == type);
+}
+
+// BindKeyCondition on a multi-attribute key (docs/multi-attribute-keys.md §Query).
+Status BindMultiAttributeKeyCondition(const ParsedKeyCondition& parsed, const KeySchema& schema, KeyCondition* out) {
+  for (const KeyConditionTerm& t : parsed.terms) {
+    if (!schema.IsKeyAttribute(t.attribute)) return Status::Validation("Query condition missed key schema element");
+  }
+  std::string unequal_hashes;
+  for (size_t i = 0; i < schema.hash_count(); i++) {
+    const KeyConditionTerm* t = FindTerm(parsed, schema.hash_at(i).name);
+    if (t == nullptr || t->op != SortOp::kEq) {
+      unequal_hashes += (unequal_hashes.empty() ? "" : ", ") + schema.hash_at(i).name;
+    }
+  }
+  if (!unequal_hashes.empty()) {
+    return Status::Validation("HASH key attributes " + unequal_hashes +
+                              " must have equality conditions specified in the query");
+  }
+  // The RANGE conditions: a prefix of the RANGE attributes, every one but the last with "=".
+  const KeyConditionTerm* ranges[kMaxKeyAttributesOfOneType] = {};
+  size_t constrained = 0;  // the length of the prefix: one past the last RANGE attribute with a condition
+  for (size_t i = 0; i < schema.range_count(); i++) {
+    ranges[i] = FindTerm(parsed, schema.range_at(i).name);
+    if (ranges[i] != nullptr) constrained = i + 1;
+  }
+  for (size_t i = 0; i + 1 < constrained; i++) {
+    if (ranges[i] != nullptr && ranges[i]->op == SortOp::kEq) continue;
+    size_t later = i + 1;
+    while (ranges[later] == nullptr) later++;  // ends at constrained - 1 at the latest
+    return Status::Validation("RANGE key attributes " + schema.range_at(i).name +
+                              " must have equality conditions specified in the query because a condition is "
+                              "present on key attribute " +
+                              schema.range_at(later).name);
+  }
+  for (size_t i = 0; i < schema.hash_count(); i++) {
+    if (!TermTypesMatch(*FindTerm(parsed, schema.hash_at(i).name), schema.hash_at(i).type)) return TypeMismatch();
+  }
+  for (size_t i = 0; i < constrained; i++) {
+    if (!TermTypesMatch(*ranges[i], schema.range_at(i).type)) return TypeMismatch();
+  }
+  KeyCondition result;
+  result.partition_value = FindTerm(parsed, schema.hash.name)->lower;
+  for (const KeyAttribute& k : schema.more_hash) {
+    result.more_partition_values.push_back(FindTerm(parsed, k.name)->lower);
+  }
+  if (constrained > 0) {
+    for (size_t i = 0; i + 1 < constrained; i++) result.sort_equalities.push_back(ranges[i]->lower);
+    const KeyConditionTerm& last = *ranges[constrained - 1];
+    result.sort_op = last.op;
+    result.sort_lower = last.lower;
+    if (last.op == SortOp::kBetween) result.sort_upper = last.upper;
+  }
+  *out = std::move(result);
+  return Status::OK();
+}
+}  // namespace
+
 Status BindKeyCondition(const ParsedKeyCondition& parsed, const KeySchema& schema, KeyCondition* out) {
+  if (schema.multi_attribute()) return BindMultiAttributeKeyCondition(parsed, schema, out);
+  if (parsed.terms.size() > 2) return ConditionCountError();
   const KeyConditionTerm* hash = nullptr;
   const KeyConditionTerm* range = nullptr;
   for (const KeyConditionTerm& t : parsed.terms) {

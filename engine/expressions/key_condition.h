@@ -28,6 +28,11 @@ struct KeyCondition {
   SortOp sort_op = SortOp::kNone;
   AttributeValue sort_lower;  // the operand of a one-operand op; BETWEEN's lower bound
   AttributeValue sort_upper;  // BETWEEN's upper bound
+  // A multi-attribute key (docs/multi-attribute-keys.md): partition_value is the first HASH attribute's value and
+  // more_partition_values the others', in schema order; sort_equalities are the values of the RANGE attributes
+  // before the one sort_op constrains, each with "=". Empty for every other key.
+  std::vector<AttributeValue> more_partition_values;
+  std::vector<AttributeValue> sort_equalities;
 };
 
 // One condition on one attribute, before the key schema is known. Operands are already flipped so that the
@@ -39,8 +44,11 @@ struct KeyConditionTerm {
   AttributeValue upper;  // kBetween only
 };
 
+// A key condition has at most one term per key attribute: 2 on a table or LSI, 8 on a multi-attribute GSI.
+constexpr size_t kMaxKeyConditionTerms = 8;
+
 struct ParsedKeyCondition {
-  std::vector<KeyConditionTerm> terms;  // 1 or 2, distinct attributes
+  std::vector<KeyConditionTerm> terms;  // 1 to kMaxKeyConditionTerms, distinct attributes
 };
 
 // Parses and checks a KeyConditionExpression without the table: the errors of ParseCondition (prefixed
@@ -49,13 +57,14 @@ struct ParsedKeyCondition {
 // "KeyConditionExpressions cannot contain nested operations", "Invalid condition in KeyConditionExpression:
 // BETWEEN operator must have the key attribute as its first operand" (and begins_with), "… No key attribute
 // specified", "… Multiple attribute names used in one condition", "KeyConditionExpressions cannot have
-// conditions on nested attributes", "Conditions can be of length 1 or 2 only", "KeyConditionExpressions must
-// only contain one condition per key".
+// conditions on nested attributes", "Conditions can be of length 1 or 2 only" (more than kMaxKeyConditionTerms;
+// BindKeyCondition says it for more than 2 on a single-attribute key), "KeyConditionExpressions must only contain
+// one condition per key".
 Status ParseKeyConditionExpression(std::string_view text, ExpressionAttributes* attrs, ParsedKeyCondition* out);
 
 // The legacy KeyConditions map (entries in request order): ValidateLegacyCondition's checks, then
 // "Attempted conditional constraint is not an indexable operation" for NE, NULL, NOT_NULL, CONTAINS,
-// NOT_CONTAINS and IN, then "Conditions can be of length 1 or 2 only".
+// NOT_CONTAINS and IN, then "Conditions can be of length 1 or 2 only" (as ParseKeyConditionExpression).
 Status ParseLegacyKeyConditions(const std::vector<LegacyCondition>& conditions, ParsedKeyCondition* out);
 
 // Matches terms against the key schema of the table or index being queried:
@@ -64,6 +73,12 @@ Status ParseLegacyKeyConditions(const std::vector<LegacyCondition>& conditions, 
 //   "Query key condition not supported" (a partition key condition other than EQ; two conditions on a
 //       schema without a sort key)
 //   "One or more parameter values were invalid: Condition parameter type does not match schema type"
+// On a multi-attribute key, docs/multi-attribute-keys.md's rules and messages instead:
+//   "Query condition missed key schema element" (a condition on an attribute outside the key)
+//   "HASH key attributes a, b must have equality conditions specified in the query"
+//   "RANGE key attributes c must have equality conditions specified in the query because a condition is present
+//       on key attribute d"
+//   then the type mismatch above.
 Status BindKeyCondition(const ParsedKeyCondition& parsed, const KeySchema& schema, KeyCondition* out);
 
 // True if a sort key value satisfies the condition's sort part (kNone: any value). Used to check an

@@ -22,10 +22,27 @@ void WriteKeyAttribute(const KeyAttribute& k, Writer* w) {
   w->EndObject();
 }
 
+// [hash, range]; a multi-attribute key lists every element in schema order, each with its "keyType" (a
+// single-attribute key is stored as before multi-attribute keys existed).
 void WriteKeySchema(const KeySchema& k, Writer* w) {
   w->StartArray();
-  WriteKeyAttribute(k.hash, w);
-  if (k.range) WriteKeyAttribute(*k.range, w);
+  if (!k.multi_attribute()) {
+    WriteKeyAttribute(k.hash, w);
+    if (k.range) WriteKeyAttribute(*k.range, w);
+  } else {
+    auto element = [&](const KeyAttribute& a, const char* key_type) {
+      w->StartObject();
+      w->Key("name");
+      w->String(a.name);
+      w->Key("type");
+      w->String(AttrTypeName(a.type));
+      w->Key("keyType");
+      w->String(key_type);
+      w->EndObject();
+    };
+    for (size_t i = 0; i < k.hash_count(); i++) element(k.hash_at(i), "HASH");
+    for (size_t i = 0; i < k.range_count(); i++) element(k.range_at(i), "RANGE");
+  }
   w->EndArray();
 }
 
@@ -48,6 +65,19 @@ bool ReadKeyAttribute(const rapidjson::Value& v, KeyAttribute* k) {
 bool ReadKeySchema(const rapidjson::Value& v, KeySchema* k) {
   if (!v.IsArray() || v.Size() < 1) return false;
   if (!ReadKeyAttribute(v[0], &k->hash)) return false;
+  if (v[0].HasMember("keyType")) {  // a multi-attribute key
+    for (rapidjson::SizeType i = 1; i < v.Size(); i++) {
+      KeyAttribute a;
+      if (!ReadKeyAttribute(v[i], &a) || !v[i].HasMember("keyType")) return false;
+      bool is_range = std::string(v[i]["keyType"].GetString()) == "RANGE";
+      if (is_range && !k->range) {
+        k->range = std::move(a);
+      } else {
+        (is_range ? k->more_range : k->more_hash).push_back(std::move(a));
+      }
+    }
+    return true;
+  }
   if (v.Size() > 1) {
     KeyAttribute range;
     if (!ReadKeyAttribute(v[1], &range)) return false;

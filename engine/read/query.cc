@@ -68,6 +68,30 @@ Status CheckStartKeyAgainstCondition(const KeySchema& schema, bool hash_only_tab
   return Status::OK();
 }
 
+// The start of the queried key range: the partition's prefix, then on a multi-attribute key the RANGE values
+// fixed by equality before the last condition (docs/multi-attribute-keys.md).
+std::string QueryPrefix(uint32_t keyspace, const KeyCondition& kc) {
+  if (kc.more_partition_values.empty() && kc.sort_equalities.empty()) {
+    return PartitionPrefix(keyspace, kc.partition_value);
+  }
+  const AttributeValue* hashes[kMaxKeyAttributesOfOneType];
+  size_t count = 0;
+  hashes[count++] = &kc.partition_value;
+  for (const AttributeValue& v : kc.more_partition_values) hashes[count++] = &v;
+  std::string prefix = CompositePartitionPrefix(keyspace, hashes, count);
+  for (const AttributeValue& v : kc.sort_equalities) AppendKeyPart(v, &prefix);
+  return prefix;
+}
+
+// On a multi-attribute key the start key must lie in the queried key range, whatever part of it differs.
+Status CheckMultiAttributeStartKey(const std::string& start_storage_key, const std::string& lower,
+                                   const std::string& upper) {
+  if (start_storage_key < lower || (!upper.empty() && start_storage_key >= upper)) {
+    return Status::Validation("The provided starting key does not match the range key predicate");
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 Status Query(const Catalog& catalog, const RequestContext& ctx, const QueryRequest& request, ItemSink* sink,
@@ -83,8 +107,15 @@ Status Query(const Catalog& catalog, const RequestContext& ctx, const QueryReque
   KeyCondition kc;
   DP_RETURN_IF_ERROR(BindKeyCondition(*plan.key_condition, schema, &kc));
   bool hash_only_table = !plan.index && !plan.table->key.range;
+  uint32_t keyspace = plan.index ? plan.index->keyspace : plan.table->keyspace;
+  PageSpec spec;
+  RangeOf(QueryPrefix(keyspace, kc), kc, &spec.lower, &spec.upper);
   if (request.exclusive_start_key) {
-    DP_RETURN_IF_ERROR(CheckStartKeyAgainstCondition(schema, hash_only_table, kc, *request.exclusive_start_key));
+    if (schema.multi_attribute()) {
+      DP_RETURN_IF_ERROR(CheckMultiAttributeStartKey(*plan.start_storage_key, spec.lower, spec.upper));
+    } else {
+      DP_RETURN_IF_ERROR(CheckStartKeyAgainstCondition(schema, hash_only_table, kc, *request.exclusive_start_key));
+    }
   }
   if (plan.filter) {
     std::vector<DocumentPath> paths;
@@ -95,9 +126,6 @@ Status Query(const Catalog& catalog, const RequestContext& ctx, const QueryReque
   }
   DP_RETURN_IF_ERROR(CheckIndexSelect(plan, request));
 
-  uint32_t keyspace = plan.index ? plan.index->keyspace : plan.table->keyspace;
-  PageSpec spec;
-  RangeOf(PartitionPrefix(keyspace, kc.partition_value), kc, &spec.lower, &spec.upper);
   spec.forward = request.scan_index_forward;
   spec.limit = request.limit ? static_cast<uint64_t>(*request.limit) : 0;
   spec.max_page_bytes = ctx.max_page_bytes;

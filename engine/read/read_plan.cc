@@ -60,8 +60,8 @@ Status CheckMixedParameters(const ReadRequest& r, ReadKind kind,
 std::vector<DocumentPath> ProjectedPaths(const TableDefinition& table, const IndexDefinition& index) {
   std::set<std::string> names(index.non_key_attributes.begin(), index.non_key_attributes.end());
   for (const KeySchema* key : {&table.key, &index.key}) {
-    names.insert(key->hash.name);
-    if (key->range) names.insert(key->range->name);
+    for (size_t i = 0; i < key->hash_count(); i++) names.insert(key->hash_at(i).name);
+    for (size_t i = 0; i < key->range_count(); i++) names.insert(key->range_at(i).name);
   }
   std::vector<DocumentPath> paths;
   for (const auto& name : names) paths.push_back(DocumentPath{PathElement::Name(name)});

@@ -22,16 +22,17 @@ Status ValidateStartKey(const TableDefinition& table, const IndexDefinition* ind
                         const AttributeMap& start_key) {
   // Null entries are absent keys. Fixed arrays: this runs for every page a client asks for.
   const KeyAttribute* table_keys[2] = {&table.key.hash, table.key.range ? &*table.key.range : nullptr};
-  const KeyAttribute* index_keys[2] = {nullptr, nullptr};
+  const KeyAttribute* index_keys[2 * kMaxKeyAttributesOfOneType] = {};
   size_t expected = table.key.range ? 2 : 1;
   if (index) {
     size_t n = 0;
-    for (const KeyAttribute* k : {&index->key.hash, index->key.range ? &*index->key.range : nullptr}) {
-      if (k && !table.key.IsKeyAttribute(k->name)) {
-        index_keys[n++] = k;
-        expected++;
-      }
-    }
+    auto add = [&](const KeyAttribute& k) {
+      if (table.key.IsKeyAttribute(k.name)) return;
+      index_keys[n++] = &k;
+      expected++;
+    };
+    for (size_t i = 0; i < index->key.hash_count(); i++) add(index->key.hash_at(i));
+    for (size_t i = 0; i < index->key.range_count(); i++) add(index->key.range_at(i));
   }
   // Scan of a base table words every shape error the same way; the other reads distinguish them.
   const bool base_scan = kind == ReadKind::kScan && !index;
@@ -55,7 +56,7 @@ Status ValidateStartKey(const TableDefinition& table, const IndexDefinition* ind
     }
   }
   for (const auto& [name, value] : start_key) {
-    bool is_partition = name == table.key.hash.name || (index && name == index->key.hash.name);
+    bool is_partition = name == table.key.hash.name || (index && index->key.IsHashAttribute(name));
     Status s = ValidateKeyValue(name, value, is_partition);
     // On an index read the table key is checked as a key of its own, whose errors carry the prefix.
     if (!s.ok() && index && !index->key.IsKeyAttribute(name))
@@ -77,12 +78,12 @@ bool StorageKeyToAttributes(const TableDefinition& table, const IndexDefinition*
                             AttributeMap* out) {
   out->clear();
   size_t pos = kKeyHeaderSize;
-  // In key order; at most four parts, so no vector (this runs for every page that stops early).
-  const KeyAttribute* parts[4];
+  // In key order; a fixed array, not a vector (this runs for every page that stops early).
+  const KeyAttribute* parts[2 * kMaxKeyAttributesOfOneType + 2];
   size_t count = 0;
   if (index) {
-    parts[count++] = &index->key.hash;
-    if (index->key.range) parts[count++] = &*index->key.range;
+    for (size_t i = 0; i < index->key.hash_count(); i++) parts[count++] = &index->key.hash_at(i);
+    for (size_t i = 0; i < index->key.range_count(); i++) parts[count++] = &index->key.range_at(i);
   }
   parts[count++] = &table.key.hash;
   if (table.key.range) parts[count++] = &*table.key.range;

@@ -1,5 +1,6 @@
 #include "engine/storage/item_key.h"
 
+#include "engine/base/check.h"
 #include "engine/base/messages.h"
 #include "engine/storage/key_codec.h"
 
@@ -96,6 +97,8 @@ Status ValidateIndexKeys(const TableDefinition& table, const AttributeMap& item)
     };
     DP_RETURN_IF_ERROR(check_index(index.key.hash, true));
     if (index.key.range) DP_RETURN_IF_ERROR(check_index(*index.key.range, false));
+    for (const KeyAttribute& k : index.key.more_hash) DP_RETURN_IF_ERROR(check_index(k, true));
+    for (const KeyAttribute& k : index.key.more_range) DP_RETURN_IF_ERROR(check_index(k, false));
   }
   return Status::OK();
 }
@@ -155,19 +158,47 @@ std::string TableItemKey(const TableDefinition& table, const TableKeyValues& key
   return ItemKey(table.keyspace, *keys.partition, keys.sort);
 }
 
+namespace {
+// A value a write would refuse as an index key (writes check first; an index backfill finds such items in the
+// table) gives no entry.
+bool UsableIndexKeyValue(const AttributeValue* v, AttrType type, size_t max_bytes) {
+  return v && v->type == type && (type == AttrType::kN || (!v->scalar.empty() && ValueSize(*v) <= max_bytes));
+}
+
+// IndexEntryKey for a multi-attribute key: every HASH and RANGE attribute must be usable (a sparse index).
+bool MultiAttributeIndexEntryKey(const TableDefinition& table, const IndexDefinition& index, const AttributeMap& item,
+                                 std::string* key) {
+  const KeySchema& schema = index.key;
+  DP_DCHECK(schema.hash_count() <= kMaxKeyAttributesOfOneType && schema.range_count() <= kMaxKeyAttributesOfOneType);
+  const AttributeValue* hashes[kMaxKeyAttributesOfOneType];
+  const AttributeValue* ranges[kMaxKeyAttributesOfOneType];
+  for (size_t i = 0; i < schema.hash_count(); i++) {
+    const KeyAttribute& k = schema.hash_at(i);
+    hashes[i] = Find(item, k.name);
+    if (!UsableIndexKeyValue(hashes[i], k.type, kMaxPartitionKeyBytes)) return false;
+  }
+  for (size_t i = 0; i < schema.range_count(); i++) {
+    const KeyAttribute& k = schema.range_at(i);
+    ranges[i] = Find(item, k.name);
+    if (!UsableIndexKeyValue(ranges[i], k.type, kMaxSortKeyBytes)) return false;
+  }
+  *key = CompositePartitionPrefix(index.keyspace, hashes, schema.hash_count());
+  for (size_t i = 0; i < schema.range_count(); i++) AppendKeyPart(*ranges[i], key);
+  AppendKeyPart(item.at(table.key.hash.name), key);
+  if (table.key.range) AppendKeyPart(item.at(table.key.range->name), key);
+  return true;
+}
+}  // namespace
+
 bool IndexEntryKey(const TableDefinition& table, const IndexDefinition& index, const AttributeMap& item,
                    std::string* key) {
-  // A value a write would refuse as an index key (writes check first; an index backfill finds such items in
-  // the table) gives no entry.
-  auto usable = [](const AttributeValue* v, AttrType type, size_t max_bytes) {
-    return v && v->type == type && (type == AttrType::kN || (!v->scalar.empty() && ValueSize(*v) <= max_bytes));
-  };
+  if (index.key.multi_attribute()) return MultiAttributeIndexEntryKey(table, index, item, key);
   const AttributeValue* ipk = Find(item, index.key.hash.name);
-  if (!usable(ipk, index.key.hash.type, kMaxPartitionKeyBytes)) return false;
+  if (!UsableIndexKeyValue(ipk, index.key.hash.type, kMaxPartitionKeyBytes)) return false;
   const AttributeValue* isk = nullptr;
   if (index.key.range) {
     isk = Find(item, index.key.range->name);
-    if (!usable(isk, index.key.range->type, kMaxSortKeyBytes)) return false;
+    if (!UsableIndexKeyValue(isk, index.key.range->type, kMaxSortKeyBytes)) return false;
   }
   *key = ItemKey(index.keyspace, *ipk, isk);
   AppendKeyPart(item.at(table.key.hash.name), key);

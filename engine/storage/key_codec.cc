@@ -12,6 +12,8 @@
 namespace dynapage {
 
 namespace {
+constexpr char kHashSalt[] = "Outliers";  // what DynamoDB's partition hash is salted with (docs/behaviour.md §6.1)
+
 // Big-endian, so that keys order by the number.
 template <typename Unsigned>
 void AppendBigEndian(Unsigned v, std::string* out) {
@@ -43,11 +45,10 @@ uint64_t PartitionHash(const AttributeValue& value) {
   thread_local std::string last_scalar;
   thread_local uint64_t last_hash = 0;
   if (value.type == last_type && value.scalar == last_scalar) return last_hash;
-  static const char kSalt[] = "Outliers";
   unsigned char digest[MD5_DIGEST_LENGTH];
   MD5_CTX ctx;
   MD5_Init(&ctx);
-  MD5_Update(&ctx, kSalt, sizeof(kSalt) - 1);
+  MD5_Update(&ctx, kHashSalt, sizeof(kHashSalt) - 1);
   if (value.type == AttrType::kN) {
     std::string bytes = PartitionHashInput(value);
     MD5_Update(&ctx, bytes.data(), bytes.size());
@@ -138,6 +139,27 @@ std::string PartitionPrefix(uint32_t keyspace, const AttributeValue& partition_k
   AppendKeyspacePrefix(keyspace, &out);
   AppendU64(PartitionHash(partition_key), &out);
   AppendKeyPart(partition_key, &out);
+  return out;
+}
+
+std::string CompositePartitionPrefix(uint32_t keyspace, const AttributeValue* const* values, size_t count) {
+  DP_DCHECK(count >= 1);
+  if (count == 1) return PartitionPrefix(keyspace, *values[0]);
+  std::string out;
+  out.reserve(kItemKeyReserve);
+  AppendKeyspacePrefix(keyspace, &out);
+  const size_t hash_at = out.size();
+  AppendU64(0, &out);  // the hash, filled in once the parts it covers are written
+  const size_t parts_at = out.size();
+  for (size_t i = 0; i < count; i++) AppendKeyPart(*values[i], &out);
+  // The parts are self-delimiting and canonical (one encoding per value), so equal tuples hash alike.
+  unsigned char digest[MD5_DIGEST_LENGTH];
+  MD5_CTX ctx;
+  MD5_Init(&ctx);
+  MD5_Update(&ctx, kHashSalt, sizeof(kHashSalt) - 1);
+  MD5_Update(&ctx, out.data() + parts_at, out.size() - parts_at);
+  MD5_Final(digest, &ctx);
+  for (size_t i = 0; i < 8; i++) out[hash_at + i] = static_cast<char>(digest[i]);
   return out;
 }
 

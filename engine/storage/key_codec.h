@@ -3,6 +3,10 @@
 //   item key   = 'd' | keyspace (u32 BE) | hash (u64 BE) | part(partition key) [| part(sort key)]
 //   index key  = 'd' | keyspace (u32 BE) | hash (u64 BE) | part(index pk) [| part(index sk)]
 //                    | part(table pk) [| part(table sk)]      (table key: unique tie-break for equal index keys)
+//   multi-attribute index key (docs/multi-attribute-keys.md)
+//              = 'd' | keyspace | hash | part(h1) … part(hn) | part(r1) … part(rm)
+//                    | part(table pk) [| part(table sk)]
+//                where for n ≥ 2 hash is the first 8 bytes of MD5("Outliers" ‖ part(h1) ‖ … ‖ part(hn))
 //
 // hash is the first 8 bytes of MD5("Outliers" ‖ partition key bytes) (docs/behaviour.md §6.1): ascending hash is the
 // order in which DynamoDB scans partitions, and a parallel-scan segment is a contiguous range of it (docs/behaviour.md
@@ -40,6 +44,10 @@ bool DecodeKeyPart(std::string_view key, size_t* pos, AttrType type, AttributeVa
 
 // prefix | hash(pk) | part(pk): the start of a partition (every key of it starts with this).
 std::string PartitionPrefix(uint32_t keyspace, const AttributeValue& partition_key);
+// The start of a partition of a multi-attribute key: prefix | hash | part(values[0]) … part(values[count-1]), the
+// hash taken over all the parts (for count 1, PartitionPrefix(keyspace, *values[0])).
+// REQUIRES: 1 <= count; each value is S, N or B.
+std::string CompositePartitionPrefix(uint32_t keyspace, const AttributeValue* const* values, size_t count);
 // A full key. sort_key may be null for hash-only schemas.
 std::string ItemKey(uint32_t keyspace, const AttributeValue& partition_key, const AttributeValue* sort_key);
 

@@ -3,22 +3,19 @@
 namespace dynapage {
 
 namespace {
+// Every element in the order CreateTable or UpdateTable received it: the HASH attributes, then the RANGE ones.
 void WriteKeySchema(const KeySchema& key, JsonWriter* w) {
-  w->StartArray();
-  w->StartObject();
-  w->Key("AttributeName");
-  w->String(key.hash.name);
-  w->Key("KeyType");
-  w->String("HASH");
-  w->EndObject();
-  if (key.range) {
+  auto element = [w](const KeyAttribute& k, const char* key_type) {
     w->StartObject();
     w->Key("AttributeName");
-    w->String(key.range->name);
+    w->String(k.name);
     w->Key("KeyType");
-    w->String("RANGE");
+    w->String(key_type);
     w->EndObject();
-  }
+  };
+  w->StartArray();
+  for (size_t i = 0; i < key.hash_count(); i++) element(key.hash_at(i), "HASH");
+  for (size_t i = 0; i < key.range_count(); i++) element(key.range_at(i), "RANGE");
   w->EndArray();
 }
 

@@ -50,7 +50,7 @@ Status ReadAttributeDefinitions(const RequestReader& r, std::vector<KeyAttribute
 }
 
 Status ReadKeySchema(const RequestReader& r, const char* member, const std::string& path,
-                     std::vector<KeyElementInput>* out, bool* present, ConstraintErrors* errors) {
+                     std::vector<KeyElementInput>* out, bool* present, ConstraintErrors* errors, bool at_most_two) {
   std::vector<const rapidjson::Value*> elements;
   DP_RETURN_IF_ERROR(ReadStructList(r, member, &elements, present));
   out->clear();
@@ -69,7 +69,7 @@ Status ReadKeySchema(const RequestReader& r, const char* member, const std::stri
     else errors->CheckEnum(type, p + "keyType", {"HASH", "RANGE"});
     out->push_back(KeyElementInput{name.value_or(""), type.value_or("")});
   }
-  if (*present && (out->empty() || out->size() > 2)) {
+  if (*present && (out->empty() || (at_most_two && out->size() > 2))) {
     std::string value = "[";
     for (const KeyElementInput& k : *out) {
       if (value.size() > 1) value += ", ";
@@ -111,7 +111,7 @@ Status ReadSecondaryIndex(const RequestReader& r, const std::string& path, bool 
   DP_RETURN_IF_ERROR(r.GetString("IndexName", &name));
   out->name = name.value_or("");
   bool key_present = false;
-  DP_RETURN_IF_ERROR(ReadKeySchema(r, "KeySchema", path + ".keySchema", &out->key, &key_present, errors));
+  DP_RETURN_IF_ERROR(ReadKeySchema(r, "KeySchema", path + ".keySchema", &out->key, &key_present, errors, !global));
   const rapidjson::Value* projection = r.Get("Projection");
   if (projection) {
     if (!projection->IsObject()) return StructureTypeError(*projection);

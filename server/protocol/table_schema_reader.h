@@ -31,9 +31,11 @@ Status ReadStructList(const RequestReader& r, const char* member, std::vector<co
 Status ReadAttributeDefinitions(const RequestReader& r, std::vector<KeyAttribute>* out, bool* present, bool* valid,
                                 ConstraintErrors* errors);
 
-// A KeySchema member of 1 or 2 elements at path.
+// A KeySchema member at path: at least 1 element, and at most 2 for a table or an LSI (at_most_two); a GSI's
+// longer keys are checked by CheckGlobalIndexKeyShape (docs/multi-attribute-keys.md).
 Status ReadKeySchema(const RequestReader& r, const char* member, const std::string& path,
-                     std::vector<KeyElementInput>* out, bool* present, ConstraintErrors* errors);
+                     std::vector<KeyElementInput>* out, bool* present, ConstraintErrors* errors,
+                     bool at_most_two = true);
 
 // The ProvisionedThroughput member; *out stays empty when absent.
 Status ReadThroughput(const RequestReader& r, const std::string& path, std::optional<ProvisionedThroughput>* out,

@@ -18,6 +18,16 @@ KeySchema HashRange(AttrType range_type = AttrType::kS) {
   return k;
 }
 
+// A multi-attribute GSI key: [h1 S, h2 N] HASH, [r1 S, r2 N, r3 B] RANGE.
+KeySchema MultiAttribute() {
+  KeySchema k;
+  k.hash = KeyAttribute{"h1", AttrType::kS};
+  k.more_hash = {KeyAttribute{"h2", AttrType::kN}};
+  k.range = KeyAttribute{"r1", AttrType::kS};
+  k.more_range = {KeyAttribute{"r2", AttrType::kN}, KeyAttribute{"r3", AttrType::kB}};
+  return k;
+}
+
 KeySchema HashOnly() {
   KeySchema k;
   k.hash = KeyAttribute{"pk", AttrType::kS};
@@ -164,8 +174,14 @@ TEST_F(KeyConditionTest, ConditionShapeErrors) {
   EXPECT_EQ("Invalid condition in KeyConditionExpression: No key attribute specified", Parse(":a = :b"));
   EXPECT_EQ("KeyConditionExpressions cannot have conditions on nested attributes", Parse("pk.x = :p"));
   EXPECT_EQ("KeyConditionExpressions cannot have conditions on nested attributes", Parse("pk = :p AND sk[0] > :a"));
-  EXPECT_EQ("Conditions can be of length 1 or 2 only", Parse("pk = :p AND sk > :a AND x = :b"));
-  EXPECT_EQ("Conditions can be of length 1 or 2 only", Parse("pk = :p AND (sk > :a AND x = :b)"));
+  // Up to eight conditions parse (a multi-attribute GSI key has up to eight attributes); a single-attribute key
+  // takes two.
+  EXPECT_EQ("Conditions can be of length 1 or 2 only", Query("pk = :p AND sk > :a AND x = :b", HashRange()));
+  EXPECT_EQ("Conditions can be of length 1 or 2 only", Query("pk = :p AND (sk > :a AND x = :b)", HashRange()));
+  EXPECT_EQ("Conditions can be of length 1 or 2 only",
+            Parse("a = :p AND b = :p AND c = :p AND d = :p AND e = :p AND f = :p AND g = :p AND h = :p AND i = :p"));
+  EXPECT_EQ("KeyConditionExpressions must only contain one condition per key",
+            Parse("a = :p AND b = :p AND c = :p AND b > :a"));
   EXPECT_EQ("KeyConditionExpressions must only contain one condition per key", Parse("pk = :p AND pk = :a"));
   EXPECT_EQ("KeyConditionExpressions must only contain one condition per key", Parse("#p = :p AND pk > :a"));
 }
@@ -232,10 +248,10 @@ TEST_F(KeyConditionTest, LegacyKeyConditions) {
   EXPECT_EQ("The BETWEEN condition was provided a range where the lower bound is greater than the upper bound",
             ParseLegacyKeyConditions({cond("sk", "BETWEEN", {S("b"), S("a")})}, &parsed).message());
   EXPECT_EQ("Conditions can be of length 1 or 2 only", ParseLegacyKeyConditions({}, &parsed).message());
-  EXPECT_EQ("Conditions can be of length 1 or 2 only",
-            ParseLegacyKeyConditions({cond("a", "EQ", {S("p")}), cond("b", "EQ", {S("p")}), cond("c", "EQ", {S("p")})},
-                                     &parsed)
-                .message());
+  ASSERT_TRUE(ParseLegacyKeyConditions(
+                  {cond("a", "EQ", {S("p")}), cond("b", "EQ", {S("p")}), cond("c", "EQ", {S("p")})}, &parsed)
+                  .ok());
+  EXPECT_EQ("Conditions can be of length 1 or 2 only", BindKeyCondition(parsed, HashRange(), &kc).message());
 
   ASSERT_TRUE(ParseLegacyKeyConditions({cond("pk", "GT", {S("p")})}, &parsed).ok());
   EXPECT_EQ("Query key condition not supported", BindKeyCondition(parsed, HashRange(), &kc).message());
@@ -306,6 +322,43 @@ TEST_F(KeyConditionTest, FilterKeyRules) {
             CheckFilterAvoidsKeys({P({PathElement::Name("a")}), P({PathElement::Name("gsk")})}, index, "QueryFilter")
                 .message());
   EXPECT_TRUE(CheckFilterAvoidsKeys({P({PathElement::Name("pk")})}, index, "QueryFilter").ok());
+}
+
+// A multi-attribute key binds every HASH value, the RANGE equalities before the last condition, and the last
+// condition (docs/multi-attribute-keys.md).
+TEST_F(KeyConditionTest, MultiAttributeKeyBindsThePrefix) {
+  KeyCondition kc;
+  ASSERT_EQ("OK", Query("r2 > :n1 AND h2 = :n2 AND (r1 = :a) AND h1 = :p", MultiAttribute(), &kc));
+  EXPECT_EQ(S("p"), kc.partition_value);
+  EXPECT_EQ(std::vector<AttributeValue>({N("2")}), kc.more_partition_values);
+  EXPECT_EQ(std::vector<AttributeValue>({S("a")}), kc.sort_equalities);
+  EXPECT_EQ(SortOp::kGt, kc.sort_op);
+  EXPECT_EQ(N("1"), kc.sort_lower);
+  ASSERT_EQ("OK", Query("h1 = :p AND h2 = :n2", MultiAttribute(), &kc));
+  EXPECT_EQ(SortOp::kNone, kc.sort_op);
+  EXPECT_TRUE(kc.sort_equalities.empty());
+  ASSERT_EQ("OK",
+            Query("h1 = :p AND h2 = :n2 AND r1 = :a AND r2 = :n1 AND r3 BETWEEN :x AND :x", MultiAttribute(), &kc));
+  EXPECT_EQ(2u, kc.sort_equalities.size());
+  EXPECT_EQ(SortOp::kBetween, kc.sort_op);
+
+  EXPECT_EQ("HASH key attributes h1, h2 must have equality conditions specified in the query",
+            Query("r1 = :a", MultiAttribute()));
+  EXPECT_EQ("HASH key attributes h2 must have equality conditions specified in the query",
+            Query("h1 = :p AND h2 > :n1", MultiAttribute()));
+  EXPECT_EQ("Query condition missed key schema element", Query("h1 = :p AND h2 = :n2 AND zz = :a", MultiAttribute()));
+  EXPECT_EQ(
+      "RANGE key attributes r1 must have equality conditions specified in the query because a condition is "
+      "present on key attribute r3",
+      Query("h1 = :p AND h2 = :n2 AND r3 = :x", MultiAttribute()));
+  EXPECT_EQ(
+      "RANGE key attributes r2 must have equality conditions specified in the query because a condition is "
+      "present on key attribute r3",
+      Query("h1 = :p AND h2 = :n2 AND r1 = :a AND r2 < :n1 AND r3 = :x", MultiAttribute()));
+  EXPECT_EQ("One or more parameter values were invalid: Condition parameter type does not match schema type",
+            Query("h1 = :p AND h2 = :a", MultiAttribute()));
+  // Single-attribute schemas keep their messages.
+  EXPECT_EQ("Query condition missed key schema element: pk", Query("zz = :a", HashRange()));
 }
 
 }  // namespace

@@ -296,5 +296,25 @@ TEST(ParallelScanSegments, EveryKeyLiesInsideItsSegmentBounds) {
   }
 }
 
+// A multi-attribute partition (docs/multi-attribute-keys.md): equal tuples share one prefix whatever the number
+// spelling; tuples that differ only in where one value ends and the next begins do not; one value is the
+// single-attribute prefix.
+TEST(CompositePartitionPrefix, IdentifiesTheTupleExactly) {
+  AttributeValue a = AttributeValue::String("a"), bc = AttributeValue::String("bc");
+  AttributeValue ab = AttributeValue::String("ab"), c = AttributeValue::String("c");
+  AttributeValue two = N("2"), two_point_zero = N("2.0");
+  const AttributeValue* a_bc[] = {&a, &bc};
+  const AttributeValue* ab_c[] = {&ab, &c};
+  const AttributeValue* a_two[] = {&a, &two};
+  const AttributeValue* a_two_point_zero[] = {&a, &two_point_zero};
+  EXPECT_EQ(CompositePartitionPrefix(3, a_two, 2), CompositePartitionPrefix(3, a_two_point_zero, 2));
+  std::string first = CompositePartitionPrefix(3, a_bc, 2), second = CompositePartitionPrefix(3, ab_c, 2);
+  EXPECT_NE(first, second);
+  EXPECT_NE(first.substr(5, 8), second.substr(5, 8)) << "the hash covers the parts";
+  EXPECT_EQ(KeyspacePrefix(3), first.substr(0, 5));
+  EXPECT_EQ(Part(a) + Part(bc), first.substr(kKeyHeaderSize));
+  EXPECT_EQ(PartitionPrefix(3, a), CompositePartitionPrefix(3, a_bc, 1));
+}
+
 }  // namespace
 }  // namespace dynapage
