@@ -74,9 +74,11 @@ void ApplyTransientStatus(const RequestContext& ctx, TableDescription* descripti
   auto young = [&](double creation_time) {
     return (now - creation_time) * 1000 < static_cast<double>(ctx.transient_status_ms);
   };
-  if (young(description->definition->creation_time)) description->status = "CREATING";
+  // A new table's global indexes are created with it.
+  const bool new_table = young(description->definition->creation_time);
+  if (new_table) description->status = "CREATING";
   for (const auto& index : description->definition->indexes) {
-    if (index.global && index.creation_time > 0 && young(index.creation_time)) {
+    if (index.global && (new_table || (index.creation_time > 0 && young(index.creation_time)))) {
       description->index_status.emplace(index.name, "CREATING");
     }
   }

@@ -167,8 +167,8 @@ TEST(TransientStatusTest, DeletedTablesAreDeletingForTheDelay) {
   EXPECT_EQ("ResourceNotFoundException", quick.Call("DescribeTable", R"({"TableName":"gone"})").ErrorName());
 }
 
-// A global index that UpdateTable creates shows IndexStatus CREATING for the delay, then ACTIVE; the table stays
-// ACTIVE, and so do the indexes it already had.
+// A global index shows IndexStatus CREATING for the delay, with a new table or when UpdateTable creates it, then
+// ACTIVE; the table stays ACTIVE meanwhile, and so do the indexes it already had.
 TEST(TransientStatusTest, NewGlobalIndexesAreCreatingForTheDelay) {
   TestServerOptions options;
   options.transient_status_ms = 5000;
@@ -179,13 +179,16 @@ TEST(TransientStatusTest, NewGlobalIndexesAreCreatingForTheDelay) {
       "GlobalSecondaryIndexes":[{"IndexName":"first","KeySchema":[{"AttributeName":"a","KeyType":"HASH"}],
         "Projection":{"ProjectionType":"ALL"}}]})");
   ASSERT_EQ(200, r.status) << r.Describe();
-  server.clock().Advance(6000);
   auto index_status = [](const rapidjson::Value& table, const std::string& name) -> std::string {
     for (const auto& index : table["GlobalSecondaryIndexes"].GetArray()) {
       if (name == index["IndexName"].GetString()) return index["IndexStatus"].GetString();
     }
     return "absent";
   };
+  // A new table's indexes are created with it.
+  EXPECT_STREQ("CREATING", r.json["TableDescription"]["TableStatus"].GetString());
+  EXPECT_EQ("CREATING", index_status(r.json["TableDescription"], "first"));
+  server.clock().Advance(6000);
   r = server.Call("UpdateTable", R"({"TableName":"t",
       "AttributeDefinitions":[{"AttributeName":"b","AttributeType":"N"}],
       "GlobalSecondaryIndexUpdates":[{"Create":{"IndexName":"second",
