@@ -173,7 +173,7 @@ TEST(TransientStatusTest, NewGlobalIndexesAreCreatingForTheDelay) {
   TestServerOptions options;
   options.transient_status_ms = 5000;
   TestServer server(options);
-  HttpResult r = server.Call("CreateTable", std::string("{") + R"("TableName":"t",
+  HttpResult r = server.Call("CreateTable", std::string("{") + R"("TableName":"tbl",
       "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"a","AttributeType":"S"}],
       "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST",
       "GlobalSecondaryIndexes":[{"IndexName":"first","KeySchema":[{"AttributeName":"a","KeyType":"HASH"}],
@@ -189,7 +189,7 @@ TEST(TransientStatusTest, NewGlobalIndexesAreCreatingForTheDelay) {
   EXPECT_STREQ("CREATING", r.json["TableDescription"]["TableStatus"].GetString());
   EXPECT_EQ("CREATING", index_status(r.json["TableDescription"], "first"));
   server.clock().Advance(6000);
-  r = server.Call("UpdateTable", R"({"TableName":"t",
+  r = server.Call("UpdateTable", R"({"TableName":"tbl",
       "AttributeDefinitions":[{"AttributeName":"b","AttributeType":"N"}],
       "GlobalSecondaryIndexUpdates":[{"Create":{"IndexName":"second",
         "KeySchema":[{"AttributeName":"b","KeyType":"HASH"}],"Projection":{"ProjectionType":"KEYS_ONLY"}}}]})");
@@ -197,12 +197,12 @@ TEST(TransientStatusTest, NewGlobalIndexesAreCreatingForTheDelay) {
   EXPECT_EQ("CREATING", index_status(r.json["TableDescription"], "second"));
   EXPECT_EQ("ACTIVE", index_status(r.json["TableDescription"], "first"));
   server.clock().Advance(4000);
-  r = server.Call("DescribeTable", R"({"TableName":"t"})");
+  r = server.Call("DescribeTable", R"({"TableName":"tbl"})");
   EXPECT_STREQ("ACTIVE", r.json["Table"]["TableStatus"].GetString());
   EXPECT_EQ("CREATING", index_status(r.json["Table"], "second")) << r.Describe();
   EXPECT_EQ("ACTIVE", index_status(r.json["Table"], "first"));
   server.clock().Advance(1500);
-  r = server.Call("DescribeTable", R"({"TableName":"t"})");
+  r = server.Call("DescribeTable", R"({"TableName":"tbl"})");
   EXPECT_EQ("ACTIVE", index_status(r.json["Table"], "second")) << r.Describe();
 }
 

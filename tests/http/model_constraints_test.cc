@@ -21,13 +21,13 @@ std::string Table(const std::string& name, const std::string& extra) {
 
 TEST(ModelConstraintsTest, CreateTableChecksTheMembersItIgnores) {
   TestServer server;
-  HttpResult r = server.Call("CreateTable", Table("t1", R"(,"SSESpecification":{"SSEType":"DES"})"));
+  HttpResult r = server.Call("CreateTable", Table("tab1", R"(,"SSESpecification":{"SSEType":"DES"})"));
   EXPECT_EQ("ValidationException", r.ErrorName());
   EXPECT_EQ(std::string(kOne) + "Value 'DES' at 'sSESpecification.sSEType' failed to satisfy constraint: Member must "
                                 "satisfy enum value set: [AES256, KMS]",
             r.Message());
   // Several at once, with the operation's own: one message, in the order found.
-  r = server.Call("CreateTable", R"({"TableName":"t2","BillingMode":"X","TableClass":"COLD",)"
+  r = server.Call("CreateTable", R"({"TableName":"tab2","BillingMode":"X","TableClass":"COLD",)"
                                  R"("GlobalTableSourceArn":"","AttributeDefinitions":[{"AttributeName":"pk",)"
                                  R"("AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]})");
   EXPECT_EQ("3 validation errors detected: Value 'X' at 'billingMode' failed to satisfy constraint: Member must "
@@ -36,21 +36,21 @@ TEST(ModelConstraintsTest, CreateTableChecksTheMembersItIgnores) {
             "'globalTableSourceArn' failed to satisfy constraint: Member must have length greater than or equal to 1",
             r.Message());
   // Valid values of the same members are accepted (and ignored).
-  r = server.Call("CreateTable", Table("t3", R"(,"SSESpecification":{"Enabled":true,"SSEType":"KMS"},)"
+  r = server.Call("CreateTable", Table("tab3", R"(,"SSESpecification":{"Enabled":true,"SSEType":"KMS"},)"
                                              R"("TableClass":"STANDARD_INFREQUENT_ACCESS")"));
   EXPECT_EQ(200, r.status) << r.Describe();
   // Lengths count characters: an attribute definition's name of 255 two-byte characters is long enough to fail
   // only past 255.
   std::string name;
   for (int i = 0; i < 256; i++) name += "\xC3\xA9";
-  r = server.Call("CreateTable", R"({"TableName":"t4","BillingMode":"PAY_PER_REQUEST",)"
+  r = server.Call("CreateTable", R"({"TableName":"tab4","BillingMode":"PAY_PER_REQUEST",)"
                                  R"("AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},)"
                                  R"({"AttributeName":")" + name + R"(","AttributeType":"S"}],)"
                                  R"("KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]})");
   EXPECT_EQ(std::string(kOne) + "Value '" + name + "' at 'attributeDefinitions.2.member.attributeName' failed to "
                                 "satisfy constraint: Member must have length less than or equal to 255",
             r.Message());
-  r = server.Call("CreateTable", R"({"TableName":"t5","BillingMode":"PAY_PER_REQUEST",)"
+  r = server.Call("CreateTable", R"({"TableName":"tab5","BillingMode":"PAY_PER_REQUEST",)"
                                  R"("AttributeDefinitions":[{"AttributeName":"","AttributeType":"S"}],)"
                                  R"("KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]})");
   EXPECT_EQ(std::string(kOne) + "Value '' at 'attributeDefinitions.1.member.attributeName' failed to satisfy "
@@ -65,8 +65,9 @@ TEST(ModelConstraintsTest, IndexProjectionsHoldAtMostTwentyNonKeyAttributes) {
     names += std::string(i ? "," : "") + "\"n" + std::to_string(i) + "\"";
     echo += std::string(i ? ", " : "") + "n" + std::to_string(i);
   }
-  HttpResult r = server.Call("CreateTable", R"({"TableName":"t","BillingMode":"PAY_PER_REQUEST",)"
-      R"("AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"g","AttributeType":"S"}],)"
+  HttpResult r = server.Call("CreateTable", R"({"TableName":"tab","BillingMode":"PAY_PER_REQUEST",)"
+      R"("AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},)"
+      R"({"AttributeName":"g","AttributeType":"S"}],)"
       R"("KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"GlobalSecondaryIndexes":[{"IndexName":"gsi",)"
       R"("KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],)"
       R"("Projection":{"ProjectionType":"INCLUDE","NonKeyAttributes":[)" + names + "]}}]}");
@@ -75,9 +76,11 @@ TEST(ModelConstraintsTest, IndexProjectionsHoldAtMostTwentyNonKeyAttributes) {
                                 "or equal to 20",
             r.Message());
 
-  ASSERT_EQ(200, server.Call("CreateTable", Table("u", "")).status);
-  r = server.Call("UpdateTable", R"({"TableName":"u","AttributeDefinitions":[{"AttributeName":"g","AttributeType":"S"}],)"
-      R"("GlobalSecondaryIndexUpdates":[{"Create":{"IndexName":"gsi","KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],)"
+  ASSERT_EQ(200, server.Call("CreateTable", Table("upd", "")).status);
+  r = server.Call("UpdateTable", R"({"TableName":"upd",)"
+      R"("AttributeDefinitions":[{"AttributeName":"g","AttributeType":"S"}],)"
+      R"("GlobalSecondaryIndexUpdates":[{"Create":{"IndexName":"gsi",)"
+      R"("KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],)"
       R"("Projection":{"ProjectionType":"INCLUDE","NonKeyAttributes":[)" + names + "]}}}]}");
   EXPECT_EQ(std::string(kOne) + "Value '[" + echo + "]' at 'globalSecondaryIndexUpdates.1.member.create.projection."
                                 "nonKeyAttributes' failed to satisfy constraint: Member must have length less than "
@@ -87,15 +90,15 @@ TEST(ModelConstraintsTest, IndexProjectionsHoldAtMostTwentyNonKeyAttributes) {
 
 TEST(ModelConstraintsTest, UpdateTableChecksTheMembersItIgnores) {
   TestServer server;
-  ASSERT_EQ(200, server.Call("CreateTable", Table("u", "")).status);
-  HttpResult r = server.Call("UpdateTable", R"({"TableName":"u","BillingMode":"PAY_PER_REQUEST",)"
+  ASSERT_EQ(200, server.Call("CreateTable", Table("upd", "")).status);
+  HttpResult r = server.Call("UpdateTable", R"({"TableName":"upd","BillingMode":"PAY_PER_REQUEST",)"
                                             R"("MultiRegionConsistency":"SOMETIMES","TableClass":"HOT"})");
   EXPECT_EQ("2 validation errors detected: Value 'HOT' at 'tableClass' failed to satisfy constraint: Member must "
             "satisfy enum value set: [STANDARD, STANDARD_INFREQUENT_ACCESS]; Value 'SOMETIMES' at "
             "'multiRegionConsistency' failed to satisfy constraint: Member must satisfy enum value set: [EVENTUAL, "
             "STRONG]",
             r.Message());
-  r = server.Call("UpdateTable", R"({"TableName":"u","SSESpecification":{"SSEType":"ROT13"}})");
+  r = server.Call("UpdateTable", R"({"TableName":"upd","SSESpecification":{"SSEType":"ROT13"}})");
   EXPECT_EQ(std::string(kOne) + "Value 'ROT13' at 'sSESpecification.sSEType' failed to satisfy constraint: Member "
                                 "must satisfy enum value set: [AES256, KMS]",
             r.Message());
@@ -123,12 +126,12 @@ TEST(ModelConstraintsTest, ResourceArnsAreOneTo1283Characters) {
 
 TEST(ModelConstraintsTest, ScanSegmentIsBelowAMillion) {
   TestServer server;
-  ASSERT_EQ(200, server.Call("CreateTable", Table("s", "")).status);
-  HttpResult r = server.Call("Scan", R"({"TableName":"s","Segment":1000000,"TotalSegments":1000000})");
+  ASSERT_EQ(200, server.Call("CreateTable", Table("scn", "")).status);
+  HttpResult r = server.Call("Scan", R"({"TableName":"scn","Segment":1000000,"TotalSegments":1000000})");
   EXPECT_EQ(std::string(kOne) + "Value '1000000' at 'segment' failed to satisfy constraint: Member must have value "
                                 "less than or equal to 999999",
             r.Message());
-  EXPECT_EQ(200, server.Call("Scan", R"({"TableName":"s","Segment":999999,"TotalSegments":1000000})").status);
+  EXPECT_EQ(200, server.Call("Scan", R"({"TableName":"scn","Segment":999999,"TotalSegments":1000000})").status);
 }
 
 }  // namespace
