@@ -32,5 +32,8 @@ USER 1000:1000
 WORKDIR /home/dynamodblocal
 VOLUME /home/dynamodblocal/data
 EXPOSE 8000
+# No shell or curl here: the binary probes itself (GET / on port 8000; a server started with another -port needs
+# its compose file's healthcheck to add "--port N").
+HEALTHCHECK --interval=2s --timeout=3s --retries=3 CMD ["/usr/local/bin/dynapage", "--health-check"]
 ENTRYPOINT ["/usr/local/bin/dynapage", "--host", "0.0.0.0"]
 CMD ["-jar", "DynamoDBLocal.jar", "-inMemory"]

@@ -44,6 +44,8 @@ const char kUsage[] =
     "  --no-client-cpu-affinity\n"
     "                       let the scheduler place connection threads, instead of running each on the\n"
     "                       CPU its client sends from (which saves two cross-CPU wake-ups a request)\n"
+    "  --health-check       instead of serving, ask the server at --host/--port for GET / and exit 0 if it\n"
+    "                       answers 200, 1 if not (the image's HEALTHCHECK: it has no shell or curl)\n"
     "  --help               show this help\n"
     "  --version            show the version\n"
     "\n"
@@ -228,6 +230,11 @@ const Flag kFlags[] = {
        state->out->http.follow_client_cpu = false;
        return "";
      }},
+    {"--health-check", false, false,
+     [](const std::string&, ParseState* state) -> std::string {
+       state->out->health_check = true;
+       return "";
+     }},
     {"--help", false, false, PrintUsage},
     {"-h", false, false, PrintUsage},
     {"--version", false, false, PrintVersion},
@@ -327,6 +334,7 @@ CommandLineOutcome ParseCommandLine(const std::vector<std::string>& args, Comman
   if (state.shared_db && state.namespace_given && out->namespace_mode != NamespaceMode::kShared) {
     return Failure(std::string("-sharedDb contradicts --namespace ") + NamespaceModeName(out->namespace_mode));
   }
+  if (out->health_check && out->port == 0) return Failure("--health-check needs the server's port, not 0");
   if (state.shared_db) out->namespace_mode = NamespaceMode::kShared;
   if (state.delay_transient && !state.transient_given) out->service.transient_status_ms = kDefaultTransientStatusMs;
   if (out->dynamodb_local_flags && !state.in_memory) {

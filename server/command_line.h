@@ -42,6 +42,8 @@ struct CommandLine {
   bool fail_on_abandoned = false;  // --fail-on-abandoned: exit with status 3 when a continuation was abandoned
   // DynamoDB Local's flags that were given, for the start-up line.
   bool dynamodb_local_flags = false;
+  // --health-check: probe the server at --host/--port (server/health_check.h) and exit, instead of serving.
+  bool health_check = false;
 };
 
 // What to do after parsing: run the server, or exit with exit_code after printing output (stdout) and error

@@ -12,6 +12,7 @@
 #include "engine/base/offset_clock.h"
 #include "engine/database/database.h"
 #include "server/command_line.h"
+#include "server/health_check.h"
 #include "server/http/http_server.h"
 #include "server/protocol/database_set.h"
 
@@ -23,6 +24,12 @@ int main(int argc, char** argv) {
     std::fputs(outcome.output.c_str(), stdout);
     std::fputs(outcome.error.c_str(), stderr);
     return outcome.exit_code;
+  }
+  if (options.health_check) {
+    std::string report;
+    int status = dynapage::RunHealthCheck(dynapage::HealthCheckAddress(options.host), options.port, 2000, &report);
+    std::fprintf(status == 0 ? stdout : stderr, "%s\n", report.c_str());
+    return status;
   }
 
   dynapage::TestBench bench(options.bench);

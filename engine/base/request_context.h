@@ -50,7 +50,8 @@ struct RequestContext {
   const Clock* clock = SystemClock::Get();  // never null
   // Query and Scan stop a page once this many bytes of items have been read (--max-page-bytes lowers it).
   uint64_t max_page_bytes = kDynamoDbPageBytes;
-  // For how long a new table shows CREATING (DynamoDB Local's -delayTransientStatuses); 0: ACTIVE at once.
+  // For how long a new table or global index shows CREATING, and a deleted table DELETING (DynamoDB Local's
+  // -delayTransientStatuses); 0: ACTIVE, or gone, at once.
   uint64_t transient_status_ms = 0;
   RequestCounters* counters = nullptr;  // may be null
   const RequestPolicies* policies = nullptr;  // null: nothing injected (request_policies.h)

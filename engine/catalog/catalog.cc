@@ -135,12 +135,29 @@ void Catalog::DeleteStats(uint32_t keyspace, Storage::Batch* batch) { batch->Del
 
 void Catalog::SetTable(std::shared_ptr<const TableDefinition> table) {
   std::unique_lock<std::shared_mutex> lock(mu_);
+  deleting_.erase(table->name);
   tables_[table->name] = std::move(table);
 }
 
 void Catalog::RemoveTable(const std::string& name) {
   std::unique_lock<std::shared_mutex> lock(mu_);
   tables_.erase(name);
+}
+
+void Catalog::NoteDeleting(const TableDescription& description, double now, double until) {
+  std::unique_lock<std::shared_mutex> lock(mu_);
+  for (auto it = deleting_.begin(); it != deleting_.end();) {
+    it = it->second.until <= now ? deleting_.erase(it) : std::next(it);
+  }
+  deleting_[description.definition->name] = Deleting{description, until};
+}
+
+bool Catalog::FindDeleting(const std::string& name, double now, TableDescription* out) const {
+  std::shared_lock<std::shared_mutex> lock(mu_);
+  auto it = deleting_.find(name);
+  if (it == deleting_.end() || it->second.until <= now) return false;
+  *out = it->second.description;
+  return true;
 }
 
 void Catalog::SetNextKeyspace(uint32_t next) {

@@ -64,6 +64,11 @@ class Catalog {
                   bool* more) const;
   // A keyspace's counters (zero for a keyspace with none).
   TableStats StatsOf(uint32_t keyspace) const;
+  // A table deleted under a transient-status delay (RequestContext::transient_status_ms) whose delay has not
+  // passed at now: *out is its description as DeleteTable left it (status DELETING). Tables are DELETING in
+  // memory only: a restart forgets them.
+  bool FindDeleting(const std::string& name, double now, TableDescription* out) const;
+
   // The DynamoDB streams of the tables, enabled and disabled (loaded by Load()).
   const StreamCatalog& streams() const { return streams_; }
 
@@ -79,6 +84,9 @@ class Catalog {
   // Publishing a change once its batch is written.
   void SetTable(std::shared_ptr<const TableDefinition> table);
   void RemoveTable(const std::string& name);
+  // Shows a deleted table DELETING until the time until (seconds); forgets the ones whose time passed at now. A
+  // table created under the same name ends it (SetTable).
+  void NoteDeleting(const TableDescription& description, double now, double until);
   void SetNextKeyspace(uint32_t next);
   void SetStats(const std::map<uint32_t, TableStats>& stats);
   void RemoveStats(const std::vector<uint32_t>& keyspaces);
@@ -92,6 +100,11 @@ class Catalog {
   std::map<std::string, std::shared_ptr<const TableDefinition>> tables_;
   std::map<uint32_t, TableStats> stats_;
   uint32_t next_keyspace_ = 1;
+  struct Deleting {
+    TableDescription description;
+    double until = 0;
+  };
+  std::map<std::string, Deleting> deleting_;
   StreamCatalog streams_;
 };
 

@@ -161,6 +161,10 @@ std::string SerializeTableDefinition(const TableDefinition& t) {
     w.Uint(i.keyspace);
     w.Key("throughput");
     WriteThroughput(i.throughput, &w);
+    if (i.creation_time > 0) {
+      w.Key("created");
+      w.Double(i.creation_time);
+    }
     w.EndObject();
   }
   w.EndArray();
@@ -231,6 +235,7 @@ bool ParseTableDefinition(const std::string& json, TableDefinition* t) {
     for (const auto& n : iv["include"].GetArray()) i.non_key_attributes.push_back(n.GetString());
     i.keyspace = iv["keyspace"].GetUint();
     ReadThroughput(iv["throughput"], &i.throughput);
+    if (iv.HasMember("created") && iv["created"].IsNumber()) i.creation_time = iv["created"].GetDouble();
     t->indexes.push_back(std::move(i));
   }
   t->keyspace = d["keyspace"].GetUint();

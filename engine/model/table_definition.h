@@ -32,6 +32,7 @@ struct IndexDefinition {
   std::vector<std::string> non_key_attributes;  // for kInclude
   uint32_t keyspace = 0;
   ProvisionedThroughput throughput;  // GSIs only
+  double creation_time = 0;  // seconds since the epoch, for an index UpdateTable added; 0: made with its table
 
   // True if the attribute is kept in this index's entries (index keys, table keys, projected attributes).
   bool Projects(const std::string& attribute, const KeySchema& table_key) const;

@@ -88,6 +88,9 @@ Status ApplyUpdate(const UpdateTableRequest& r, double now, const TableDefinitio
   for (const auto& u : r.index_updates) {
     if (u.action == GlobalIndexUpdate::Action::kCreate) {
       DP_RETURN_IF_ERROR(CreateIndex(u, r.attribute_definitions, next));
+      for (auto& index : next->indexes) {
+        if (index.name == u.index_name) index.creation_time = now;  // CREATING for a transient-status delay
+      }
       continue;
     }
     auto index = std::find_if(next->indexes.begin(), next->indexes.end(),

@@ -136,6 +136,10 @@ Status WritePath::DeleteTable(const RequestContext& ctx, const std::string& name
   }
   catalog_->RemoveTable(name);
   catalog_->RemoveStats(keyspaces);
+  if (ctx.transient_status_ms) {
+    const double now = ctx.clock->NowSeconds();
+    catalog_->NoteDeleting(*out, now, now + static_cast<double>(ctx.transient_status_ms) / 1000);
+  }
   return Status::OK();
 }
 

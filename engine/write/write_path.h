@@ -82,7 +82,8 @@ class WritePath {
   // Tables. CreateTable expects a definition validated by the caller; it assigns keyspaces, ARN (in the
   // caller's region and account), id and creation time (the context's clock). A definition with a
   // stream_view_type gets a new stream (CreateTable, and ChangeTable when next has one and current has none); a
-  // table that loses its stream (ChangeTable) or is deleted closes it.
+  // table that loses its stream (ChangeTable) or is deleted closes it. Under a transient-status delay a deleted
+  // table stays DELETING in the catalog for the delay (Catalog::FindDeleting).
   Status CreateTable(const RequestContext& ctx, TableDefinition definition, TableDescription* out);
   Status DeleteTable(const RequestContext& ctx, const std::string& name, TableDescription* out);
   // Changes a table's definition (UpdateTable, TTL, tags). change() sees the current definition and fills *next

@@ -62,7 +62,7 @@ Status HandleUpdateContinuousBackups(OperationContext& ctx) {
     DP_RETURN_IF_ERROR(s.GetInteger("RecoveryPeriodInDays", &period));
   }
   ConstraintErrors errors;
-  errors.CheckTableName(table_name, "tableName");
+  errors.CheckTableNameOrArn(table_name, "tableName");  // a table name or ARN, as DescribeContinuousBackups
   if (!spec) {
     errors.AddNull("pointInTimeRecoverySpecification");
   } else {

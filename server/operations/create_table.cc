@@ -5,6 +5,7 @@
 #include "engine/base/messages.h"
 #include "engine/write/tags.h"
 #include "server/operations/operation_table.h"
+#include "server/protocol/model_constraints.h"
 #include "server/protocol/request_reader.h"
 #include "server/protocol/stream_specification_reader.h"
 #include "server/protocol/table_description_json.h"
@@ -61,6 +62,7 @@ Status HandleCreateTable(OperationContext& ctx) {
   if (!defs_present) errors.AddNull("attributeDefinitions");
   if (!key_present) errors.AddNull("keySchema");
   errors.CheckTableName(table_name, "tableName");
+  CheckModelConstraints("CreateTable", ctx.request, &errors);
   DP_RETURN_IF_ERROR(errors.ToStatus());
   if (!defs_valid) return Status::Validation("Invalid AttributeDefinitions");
   DP_RETURN_IF_ERROR(CreateTableStreamCheck(stream));

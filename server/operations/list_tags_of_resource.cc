@@ -2,6 +2,7 @@
 
 #include "engine/write/tags.h"
 #include "server/operations/operation_table.h"
+#include "server/protocol/model_constraints.h"
 #include "server/protocol/request_reader.h"
 
 namespace dynapage {
@@ -12,6 +13,9 @@ Status HandleListTagsOfResource(OperationContext& ctx) {
   DP_RETURN_IF_ERROR(r.GetString("ResourceArn", &arn));
   DP_RETURN_IF_ERROR(r.GetString("NextToken", &next_token));  // never handed out: all tags fit one page
   if (!arn) return Status::Validation("Invalid TableArn");
+  ConstraintErrors errors;
+  CheckModelConstraints("ListTagsOfResource", ctx.request, &errors);
+  DP_RETURN_IF_ERROR(errors.ToStatus());
   std::map<std::string, std::string> tags;
   DP_RETURN_IF_ERROR(ListTagsOfResource(ctx.db.catalog(), *arn, &tags));
   JsonWriter& w = ctx.response;

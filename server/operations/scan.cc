@@ -16,6 +16,7 @@ Status HandleScan(OperationContext& ctx) {
   DP_RETURN_IF_ERROR(r.GetInteger("TotalSegments", &request.total_segments));
   DP_RETURN_IF_ERROR(ReadCommonReadMembers(r, "ScanFilter", &request, &capacity, &errors));
   errors.CheckMin(request.segment, "segment", 0);
+  errors.CheckMax(request.segment, "segment", kMaxTotalSegments - 1);
   errors.CheckMin(request.total_segments, "totalSegments", 1);
   errors.CheckMax(request.total_segments, "totalSegments", kMaxTotalSegments);
   DP_RETURN_IF_ERROR(errors.ToStatus());

@@ -2,6 +2,7 @@
 
 #include "engine/write/tags.h"
 #include "server/operations/operation_table.h"
+#include "server/protocol/model_constraints.h"
 #include "server/protocol/request_reader.h"
 #include "server/protocol/tag_list_reader.h"
 
@@ -17,6 +18,7 @@ Status HandleTagResource(OperationContext& ctx) {
   bool present = false;
   DP_RETURN_IF_ERROR(ReadTagList(r, &tags, &present, &errors));
   if (!present) errors.AddNull("tags");
+  CheckModelConstraints("TagResource", ctx.request, &errors);
   DP_RETURN_IF_ERROR(errors.ToStatus());
   DP_RETURN_IF_ERROR(TagResource(ctx.db.writes(), ctx.context, *arn, tags));
   return Status::OK();  // DynamoDB answers with an empty body (Content-Length: 0)

@@ -2,6 +2,7 @@
 
 #include "engine/write/tags.h"
 #include "server/operations/operation_table.h"
+#include "server/protocol/model_constraints.h"
 #include "server/protocol/request_reader.h"
 
 namespace dynapage {
@@ -15,6 +16,7 @@ Status HandleUntagResource(OperationContext& ctx) {
   if (!arn) return Status::Validation("Invalid TableArn");
   ConstraintErrors errors;
   if (!keys) errors.AddNull("tagKeys");
+  CheckModelConstraints("UntagResource", ctx.request, &errors);
   DP_RETURN_IF_ERROR(errors.ToStatus());
   DP_RETURN_IF_ERROR(UntagResource(ctx.db.writes(), ctx.context, *arn, *keys));
   return Status::OK();  // DynamoDB answers with an empty body (Content-Length: 0)

@@ -8,6 +8,7 @@
 
 #include "engine/base/messages.h"
 #include "server/operations/operation_table.h"
+#include "server/protocol/model_constraints.h"
 #include "server/protocol/request_reader.h"
 #include "server/protocol/stream_specification_reader.h"
 #include "server/protocol/table_description_json.h"
@@ -100,6 +101,7 @@ Status HandleUpdateTable(OperationContext& ctx) {
   }
   errors.CheckEnum(billing_mode, "billingMode", {"PROVISIONED", "PAY_PER_REQUEST"});
   errors.CheckTableNameOrArn(table_name, "tableName");
+  CheckModelConstraints("UpdateTable", ctx.request, &errors);
   DP_RETURN_IF_ERROR(errors.ToStatus());
   if (!defs_valid) return Status::Validation("Invalid AttributeDefinitions");
 
@@ -149,6 +151,7 @@ Status HandleUpdateTable(OperationContext& ctx) {
   }
   TableDescription description;
   DP_RETURN_IF_ERROR(UpdateTable(ctx.db.writes(), ctx.context, request, &description));
+  ApplyTransientStatus(ctx.context, &description);  // a new index is CREATING for the delay
   WriteTableDescriptionResponse("TableDescription", description, &ctx.response);
   return Status::OK();
 }

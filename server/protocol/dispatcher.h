@@ -29,7 +29,8 @@ class RequestHooks;
 struct ServiceOptions {
   // Query and Scan pages stop after this many bytes of items (--max-page-bytes; DynamoDB's 1 MB by default).
   uint64_t max_page_bytes = kDynamoDbPageBytes;
-  // New tables show CREATING for this long (--transient-status-delay, -delayTransientStatuses).
+  // New tables and indexes show CREATING, deleted tables DELETING, for this long (--transient-status-delay,
+  // -delayTransientStatuses).
   uint64_t transient_status_ms = 0;
   // The region of requests that do not name one in their credential scope (unsigned ones); the account of an
   // access key comes from the key (AccountIdOf).

@@ -67,8 +67,18 @@ void WriteBillingModeSummary(const TableDefinition& t, JsonWriter* w) {
 
 void ApplyTransientStatus(const RequestContext& ctx, TableDescription* description) {
   if (ctx.transient_status_ms == 0 || description->status != "ACTIVE") return;
-  double age_ms = (ctx.clock->NowSeconds() - description->definition->creation_time) * 1000;
-  if (age_ms < static_cast<double>(ctx.transient_status_ms)) description->status = "CREATING";
+  const double now = ctx.clock->NowSeconds();
+  auto young = [&](double creation_time) {
+    return (now - creation_time) * 1000 < static_cast<double>(ctx.transient_status_ms);
+  };
+  // A new table's global indexes are created with it.
+  const bool new_table = young(description->definition->creation_time);
+  if (new_table) description->status = "CREATING";
+  for (const auto& index : description->definition->indexes) {
+    if (index.global && (new_table || (index.creation_time > 0 && young(index.creation_time)))) {
+      description->index_status.emplace(index.name, "CREATING");
+    }
+  }
 }
 
 void WriteTableDescription(const TableDescription& d, JsonWriter* w) {

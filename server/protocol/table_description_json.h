@@ -10,7 +10,9 @@
 namespace dynapage {
 
 // With a transient-status delay (ctx.transient_status_ms, DynamoDB Local's -delayTransientStatuses), an ACTIVE
-// table younger than the delay is shown CREATING, so that clients' "table exists" waiters poll at least once.
+// table younger than the delay is shown CREATING with its global indexes, and so is a global index UpdateTable
+// added less than the delay ago, so that clients' "table exists" and index waiters poll at least once. (A deleted
+// table's DELETING is the catalog's: Catalog::FindDeleting.)
 void ApplyTransientStatus(const RequestContext& ctx, TableDescription* description);
 
 void WriteTableDescription(const TableDescription& description, JsonWriter* w);

@@ -1,11 +1,14 @@
 // The command line (server/command_line.h): dynapage's flags, DynamoDB Local's flags and their exclusions.
 
 #include "server/command_line.h"
+#include "server/health_check.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
+
+#include "tests/http/http_test_util.h"
 
 namespace dynapage {
 namespace {
@@ -132,6 +135,33 @@ TEST(CommandLineTest, BadValuesAndUnknownFlagsExitWithTwo) {
     EXPECT_EQ(2, o.exit_code) << args[0];
     EXPECT_NE(std::string::npos, o.error.find("dynapage: ")) << o.error;
   }
+}
+
+// --health-check (the image's HEALTHCHECK): parsed with the port it probes; 0 while the server answers GET / with
+// 200, 1 when nothing answers.
+TEST(HealthCheckTest, ProbesGetSlashOfTheServerAtThePort) {
+  CommandLine c;
+  CommandLineOutcome o = Parse({"--health-check", "-port", "8123"}, &c);
+  ASSERT_TRUE(o.run) << o.error;
+  EXPECT_TRUE(c.health_check);
+  EXPECT_EQ(8123, c.port);
+  EXPECT_EQ(2, Parse({"--health-check", "--port", "0"}, &c).exit_code);
+  EXPECT_EQ("127.0.0.1", HealthCheckAddress(""));
+  EXPECT_EQ("127.0.0.1", HealthCheckAddress("0.0.0.0"));
+  EXPECT_EQ("::1", HealthCheckAddress("::"));
+  EXPECT_EQ("10.0.0.7", HealthCheckAddress("10.0.0.7"));
+
+  std::string report;
+  int port = 0;
+  {
+    TestServer server;
+    port = server.port();
+    EXPECT_EQ(0, RunHealthCheck("127.0.0.1", port, 2000, &report));
+    EXPECT_EQ(0u, report.rfind("healthy: ", 0)) << report;
+  }
+  EXPECT_EQ(1, RunHealthCheck("127.0.0.1", port, 2000, &report));
+  EXPECT_EQ(0u, report.rfind("unhealthy: no answer from http://127.0.0.1:" + std::to_string(port) + "/", 0))
+      << report;
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // What Terraform and CDK read and set on every table, through HTTP: DescribeContinuousBackups and
-// UpdateContinuousBackups (point-in-time recovery), CreateTable's Tags, and the transient CREATING status.
+// UpdateContinuousBackups (point-in-time recovery), CreateTable's Tags, and the transient CREATING and DELETING
+// statuses.
 
 #include <gtest/gtest.h>
 
@@ -126,6 +127,83 @@ TEST(TransientStatusTest, NewTablesAreCreatingForTheDelay) {
   TestServer quick;  // no delay: ACTIVE at once
   r = quick.CreateTable("fast", "pk", "S");
   EXPECT_STREQ("ACTIVE", r.json["TableDescription"]["TableStatus"].GetString());
+}
+
+// A deleted table stays DELETING for the delay: DescribeTable describes it (what a "table not exists" waiter
+// polls), while its items are gone; after the delay it is not found. A new table of the same name ends it.
+TEST(TransientStatusTest, DeletedTablesAreDeletingForTheDelay) {
+  TestServerOptions options;
+  options.transient_status_ms = 5000;
+  TestServer server(options);
+  ASSERT_EQ(200, server.CreateTable("old", "pk", "S").status);
+  server.clock().Advance(6000);
+  ASSERT_EQ(200, server.Call("PutItem", R"({"TableName":"old","Item":{"pk":{"S":"a"}}})").status);
+  HttpResult r = server.Call("DeleteTable", R"({"TableName":"old"})");
+  ASSERT_EQ(200, r.status) << r.Describe();
+  EXPECT_STREQ("DELETING", r.json["TableDescription"]["TableStatus"].GetString());
+  r = server.Call("DescribeTable", R"({"TableName":"old"})");
+  ASSERT_EQ(200, r.status) << r.Describe();
+  EXPECT_STREQ("DELETING", r.json["Table"]["TableStatus"].GetString());
+  EXPECT_STREQ("old", r.json["Table"]["TableName"].GetString());
+  EXPECT_EQ("ResourceNotFoundException",
+            server.Call("GetItem", R"({"TableName":"old","Key":{"pk":{"S":"a"}}})").ErrorName());
+  server.clock().Advance(4000);
+  EXPECT_EQ(200, server.Call("DescribeTable", R"({"TableName":"old"})").status);
+  server.clock().Advance(1500);
+  r = server.Call("DescribeTable", R"({"TableName":"old"})");
+  EXPECT_EQ("ResourceNotFoundException", r.ErrorName()) << r.Describe();
+
+  // Created again while the old one is DELETING: the new table is described, CREATING then ACTIVE.
+  ASSERT_EQ(200, server.CreateTable("again", "pk", "S").status);
+  ASSERT_EQ(200, server.Call("DeleteTable", R"({"TableName":"again"})").status);
+  ASSERT_EQ(200, server.CreateTable("again", "pk", "S").status);
+  server.clock().Advance(6000);
+  r = server.Call("DescribeTable", R"({"TableName":"again"})");
+  EXPECT_STREQ("ACTIVE", r.json["Table"]["TableStatus"].GetString()) << r.Describe();
+
+  TestServer quick;  // no delay: gone at once
+  ASSERT_EQ(200, quick.CreateTable("gone", "pk", "S").status);
+  ASSERT_EQ(200, quick.Call("DeleteTable", R"({"TableName":"gone"})").status);
+  EXPECT_EQ("ResourceNotFoundException", quick.Call("DescribeTable", R"({"TableName":"gone"})").ErrorName());
+}
+
+// A global index shows IndexStatus CREATING for the delay, with a new table or when UpdateTable creates it, then
+// ACTIVE; the table stays ACTIVE meanwhile, and so do the indexes it already had.
+TEST(TransientStatusTest, NewGlobalIndexesAreCreatingForTheDelay) {
+  TestServerOptions options;
+  options.transient_status_ms = 5000;
+  TestServer server(options);
+  HttpResult r = server.Call("CreateTable", std::string("{") + R"("TableName":"tbl",
+      "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"a","AttributeType":"S"}],
+      "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST",
+      "GlobalSecondaryIndexes":[{"IndexName":"first","KeySchema":[{"AttributeName":"a","KeyType":"HASH"}],
+        "Projection":{"ProjectionType":"ALL"}}]})");
+  ASSERT_EQ(200, r.status) << r.Describe();
+  auto index_status = [](const rapidjson::Value& table, const std::string& name) -> std::string {
+    for (const auto& index : table["GlobalSecondaryIndexes"].GetArray()) {
+      if (name == index["IndexName"].GetString()) return index["IndexStatus"].GetString();
+    }
+    return "absent";
+  };
+  // A new table's indexes are created with it.
+  EXPECT_STREQ("CREATING", r.json["TableDescription"]["TableStatus"].GetString());
+  EXPECT_EQ("CREATING", index_status(r.json["TableDescription"], "first"));
+  server.clock().Advance(6000);
+  r = server.Call("UpdateTable", R"({"TableName":"tbl",
+      "AttributeDefinitions":[{"AttributeName":"b","AttributeType":"N"}],
+      "GlobalSecondaryIndexUpdates":[{"Create":{"IndexName":"second",
+        "KeySchema":[{"AttributeName":"b","KeyType":"HASH"}],"Projection":{"ProjectionType":"KEYS_ONLY"}}}]})");
+  ASSERT_EQ(200, r.status) << r.Describe();
+  EXPECT_EQ("CREATING", index_status(r.json["TableDescription"], "second"));
+  EXPECT_EQ("ACTIVE", index_status(r.json["TableDescription"], "first"));
+  server.clock().Advance(4000);
+  r = server.Call("DescribeTable", R"({"TableName":"tbl"})");
+  EXPECT_STREQ("ACTIVE", r.json["Table"]["TableStatus"].GetString());
+  EXPECT_EQ("CREATING", index_status(r.json["Table"], "second")) << r.Describe();
+  EXPECT_EQ("ACTIVE", index_status(r.json["Table"], "first"));
+  server.clock().Advance(1500);
+  r = server.Call("DescribeTable", R"({"TableName":"tbl"})");
+  EXPECT_EQ("ACTIVE", index_status(r.json["Table"], "second")) << r.Describe();
 }
 
 }  // namespace

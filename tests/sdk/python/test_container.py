@@ -136,6 +136,19 @@ def test_default_command_serves_the_sdk_in_memory_quickly(containers):
     assert first.client(access_key="AKIDOTHER").list_tables()["TableNames"] == []
 
 
+def test_docker_reports_the_container_healthy(containers):
+    # The HEALTHCHECK runs `dynapage --health-check` inside the container (no shell there), every 2 s.
+    container = containers()
+    deadline = time.monotonic() + 20
+    status = ""
+    while time.monotonic() < deadline:
+        status = docker("inspect", "-f", "{{.State.Health.Status}}", container.name).stdout.strip()
+        if status == "healthy":
+            break
+        time.sleep(0.2)
+    assert status == "healthy", docker("inspect", "-f", "{{json .State.Health}}", container.name).stdout
+
+
 def test_dynamodb_locals_compose_command_keeps_data_in_the_volume_across_a_restart(containers, volume):
     command = ["-jar", "DynamoDBLocal.jar", "-sharedDb", "-dbPath", "./data"]
     first = containers(*command, volume=volume)

@@ -144,6 +144,30 @@ def test_rootfs_holds_the_binary_its_libraries_and_the_user(tmp_path):
     assert (root / "home/dynamodblocal/data").is_dir()
 
 
+def test_healthcheck_runs_the_binary_which_probes_get_slash(tmp_path):
+    """The image has no shell: its HEALTHCHECK runs dynapage --health-check, exit 0 while it answers, 1 after."""
+    healthcheck = only(RUNTIME, "HEALTHCHECK")
+    options, _, command = healthcheck.partition("CMD ")
+    assert "--interval=" in options and "--timeout=" in options
+    probe = json.loads(command)
+    assert probe == ["/usr/local/bin/dynapage", "--health-check"]
+    entry, default_command = entrypoint_and_command()
+    assert probe[0] == entry[0]
+    server = run_image_command(default_command, tmp_path, 0)
+    try:
+        # Natively the server is on a free port, not 8000: the probe is told which.
+        ran = subprocess.run([dynapage_binary(), *probe[1:], "--port", str(server.port)], capture_output=True,
+                             text=True, timeout=10)
+        assert ran.returncode == 0, ran.stderr
+        assert ran.stdout.startswith("healthy"), ran.stdout
+    finally:
+        server.kill()
+    ran = subprocess.run([dynapage_binary(), *probe[1:], "--port", str(server.port)], capture_output=True, text=True,
+                         timeout=10)
+    assert ran.returncode == 1
+    assert "unhealthy" in ran.stderr
+
+
 def run_image_command(args, cwd, n):
     """The ENTRYPOINT and args, run natively in cwd (the image's working directory) on a free port."""
     entry, _ = entrypoint_and_command()
