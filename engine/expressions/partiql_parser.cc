@@ -802,14 +802,15 @@ std::string PartiqlProjectedName(const DocumentPath& path) {
   return PartiqlPathText(tail);
 }
 
-std::string PartiqlPathText(const DocumentPath& path) {
+std::string PartiqlPathText(const DocumentPath& path,
+                            const std::function<std::string(const std::string&)>& name_text) {
   std::string text;
   for (const PathElement& e : path) {
     if (e.is_index) {
       text += "[" + std::to_string(e.index) + "]";
     } else {
       if (!text.empty()) text += ".";
-      text += e.name;
+      text += name_text ? name_text(e.name) : e.name;
     }
   }
   return text;

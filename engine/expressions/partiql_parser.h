@@ -12,6 +12,7 @@
 #define DYNAPAGE_ENGINE_EXPRESSIONS_PARTIQL_PARSER_H_
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -104,8 +105,9 @@ Status ParsePartiql(std::string_view text, PartiqlStatement* out);
 // The name a projected path is answered under: its last step ("m.k.z" -> "z", "tags[1]" -> "tags[1]").
 std::string PartiqlProjectedName(const DocumentPath& path);
 
-// A path as PartiQL writes it: "a.b[2]".
-std::string PartiqlPathText(const DocumentPath& path);
+// A path as PartiQL writes it: "a.b[2]"; each name written as name_text gives it (as is when null).
+std::string PartiqlPathText(const DocumentPath& path,
+                            const std::function<std::string(const std::string&)>& name_text = nullptr);
 
 }  // namespace dynapage
 
