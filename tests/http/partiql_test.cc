@@ -123,6 +123,8 @@ TEST_F(PartiqlTest, EveryItemExactlyOnceAcrossPagesWithAndWithoutLimit) {
     ExpectEachOnce(ReadAll("SELECT * FROM tab WHERE pk = 'a'", limit), 30);
     ExpectEachOnce(ReadAll("SELECT * FROM tab WHERE pk IN ['a', 'c', 'zz']", limit), 50);
     ExpectEachOnce(ReadAll("SELECT * FROM tab WHERE pk = 'b' OR pk = 'c'", limit), 45);
+    // The rest of the clause may name key attributes: a filter here, where Query's FilterExpression may not.
+    ExpectEachOnce(ReadAll("SELECT * FROM tab WHERE pk IN ['a', 'c'] AND sk >= 10", limit), 30);
   }
   int pages = 0;
   ReadAll("SELECT * FROM tab WHERE pk = 'a'", ",\"Limit\":7", &pages);
