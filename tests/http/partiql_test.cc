@@ -131,6 +131,19 @@ TEST_F(PartiqlTest, EveryItemExactlyOnceAcrossPagesWithAndWithoutLimit) {
   EXPECT_EQ(5, pages);  // 7+7+7+7+2
 }
 
+TEST_F(PartiqlTest, LimitCountsEvaluatedItemsAcrossThePartitionsOfAPage) {
+  Fill("x", 3);
+  Fill("y", 3);
+  HttpResult r = Execute("SELECT * FROM tab WHERE pk IN ['x', 'y']", ",\"Limit\":5");
+  ASSERT_EQ(200, r.status) << r.Describe();
+  EXPECT_EQ(5u, r.json["Items"].Size());  // x's three, then two of y
+  ASSERT_TRUE(r.Has("NextToken"));
+  r = Execute("SELECT * FROM tab WHERE pk IN ['x', 'y']",
+              ",\"Limit\":5,\"NextToken\":" + Quoted(r.json["NextToken"].GetString()));
+  EXPECT_EQ(1u, r.json["Items"].Size());
+  EXPECT_FALSE(r.Has("NextToken"));
+}
+
 TEST_F(PartiqlTest, OrderByKeysAndResultOrder) {
   Fill("a", 12);
   std::vector<std::string> asc = ReadAll("SELECT * FROM tab WHERE pk = 'a' ORDER BY sk", ",\"Limit\":5");
