@@ -213,6 +213,29 @@ TEST_F(PartiqlSmallPageTest, PagesStopAtMaxPageBytes) {
   ExpectEachOnce(ReadAll("SELECT * FROM tab WHERE pk = 'b'", ",\"Limit\":4", &pages), 20);
 }
 
+class PartiqlPageChaosTest : public PartiqlTest {
+ protected:
+  static TestServerOptions Chaos() {
+    TestServerOptions o;
+    o.bench.page_chaos_seed = 7;  // --page-chaos 7: pages cut at other legal points (docs/testing-pagination.md)
+    return o;
+  }
+  PartiqlPageChaosTest() : PartiqlTest(Chaos()) {}
+};
+
+TEST_F(PartiqlPageChaosTest, NextTokenPagesStayExactlyOnceUnderPageChaos) {
+  Fill("a", 30);
+  Fill("b", 25);
+  int pages = 0;
+  for (const std::string limit : {"", ",\"Limit\":9"}) {
+    SCOPED_TRACE(limit);
+    ExpectEachOnce(ReadAll("SELECT * FROM tab", limit, &pages), 55);
+    EXPECT_LT(3, pages);  // cut short where a page would have held everything
+    ExpectEachOnce(ReadAll("SELECT * FROM tab WHERE pk = 'a'", limit), 30);
+    ExpectEachOnce(ReadAll("SELECT * FROM tab WHERE pk IN ['b', 'a'] AND v < 20", limit), 40);
+  }
+}
+
 TEST_F(PartiqlTest, ProjectionNamesEachPathAfterItsLastStep) {
   Ok("INSERT INTO tab VALUE {'pk': 'a', 'sk': 1, 'm': {'k': {'z': 'deep'}}, 'tags': ['x', 'y'], 'n': 5}");
   HttpResult r = Execute("SELECT n, m.k.z, tags[1], nothing FROM tab WHERE pk = 'a'");
