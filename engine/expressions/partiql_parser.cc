@@ -15,11 +15,11 @@ using Tok = PartiqlToken;
 
 // Words that cannot stand unquoted for a name: PartiQL's keywords and the functions DynamoDB knows.
 const char* const kReservedWords[] = {
-    "ALL",     "AND",     "AS",      "ASC",     "BETWEEN", "BY",      "COUNT",     "DELETE",  "DESC",   "DISTINCT",
-    "EXISTS",  "FALSE",   "FROM",    "GROUP",   "HAVING",  "IN",      "INSERT",    "INTO",    "IS",     "JOIN",
-    "LIKE",    "LIMIT",   "MISSING", "NOT",     "NULL",    "OFFSET",  "OR",        "ORDER",   "PIVOT",  "REMOVE",
-    "SELECT",  "SET",     "SIZE",    "TRUE",    "UNION",   "UPDATE",  "VALUE",     "VALUES",  "WHERE",  "RETURNING",
-    "AVG",     "MAX",     "MIN",     "SUM",     "CAST",    "CASE",    "WHEN",      "THEN",    "ELSE",   "END"};
+    "ALL",    "AND",   "AS",      "ASC",   "BETWEEN", "BY",     "COUNT",  "DELETE", "DESC",  "DISTINCT",
+    "EXISTS", "FALSE", "FROM",    "GROUP", "HAVING",  "IN",     "INSERT", "INTO",   "IS",    "JOIN",
+    "LIKE",   "LIMIT", "MISSING", "NOT",   "NULL",    "OFFSET", "OR",     "ORDER",  "PIVOT", "REMOVE",
+    "SELECT", "SET",   "SIZE",    "TRUE",  "UNION",   "UPDATE", "VALUE",  "VALUES", "WHERE", "RETURNING",
+    "AVG",    "MAX",   "MIN",     "SUM",   "CAST",    "CASE",   "WHEN",   "THEN",   "ELSE",  "END"};
 
 bool IsReserved(const Tok& t) {
   if (t.kind != Tok::Kind::kWord) return false;
@@ -39,7 +39,6 @@ class Parser {
   explicit Parser(std::vector<Tok> tokens) : t_(std::move(tokens)) {}
 
   Status Statement(PartiqlStatement* out) {
-    out_ = out;
     if (Peek().IsWord("SELECT")) {
       DP_RETURN_IF_ERROR(Select(out));
     } else if (Peek().IsWord("INSERT")) {
@@ -241,7 +240,8 @@ class Parser {
     if (start.IsSymbol("<<")) {
       return Status::Validation(
           "Unsupported format in item expression. Please use struct format {...} to express item values for insert "
-          "statement. at " + start.Position());
+          "statement. at " +
+          start.Position());
     }
     DP_RETURN_IF_ERROR(ExpectSymbol("{"));
     std::set<std::string> seen;
@@ -250,8 +250,8 @@ class Parser {
         const Tok key = Peek();
         if (key.kind != Tok::Kind::kString) {
           if (key.kind == Tok::Kind::kWord || key.kind == Tok::Kind::kQuotedName) {
-            return Status::Validation("Tuple keys must be of type String. Actual type: VariableReference under root at " +
-                                      key.Position());
+            return Status::Validation(
+                "Tuple keys must be of type String. Actual type: VariableReference under root at " + key.Position());
           }
           return Unexpected();
         }
@@ -500,8 +500,7 @@ class Parser {
         DP_RETURN_IF_ERROR(Operand(&node->operands.back()));
       }
       DP_RETURN_IF_ERROR(ExpectSymbol(")"));
-      if (node->operands[0].kind != PartiqlOperand::Kind::kPath &&
-          (one_argument || name == "attribute_type")) {
+      if (node->operands[0].kind != PartiqlOperand::Kind::kPath && (one_argument || name == "attribute_type")) {
         return Status::Validation("Incorrect operand type for operator or function; operator or function: " + name +
                                   ", operand type: " + OperandTypeName(node->operands[0]));
       }
@@ -509,7 +508,6 @@ class Parser {
       *out = std::move(node);
       return Status::OK();
     }
-    const Tok left_token = Peek();
     PartiqlOperand left;
     DP_RETURN_IF_ERROR(Operand(&left));
     const Tok& op = Peek();
@@ -529,8 +527,7 @@ class Parser {
       }
       Next();
       if (left.kind != PartiqlOperand::Kind::kPath) {
-        return Status::Validation(
-            "The left hand side argument to IS must be a Variable Reference, Literal, or Path");
+        return Status::Validation("The left hand side argument to IS must be a Variable Reference, Literal, or Path");
       }
       node->operands.push_back(std::move(left));
       *out = Negate(std::move(node), negated);
@@ -574,11 +571,12 @@ class Parser {
       *out = Negate(std::move(node), negated);
       return Status::OK();
     }
-    if (Peek().IsWord("LIKE")) return Status::Validation("Unsupported operator in Condition Expression. Operator: like");
+    if (Peek().IsWord("LIKE"))
+      return Status::Validation("Unsupported operator in Condition Expression. Operator: like");
     if (negated) return Unexpected();
     static const std::pair<const char*, Comparator> kComparators[] = {
-        {"=", Comparator::kEq}, {"<>", Comparator::kNe}, {"!=", Comparator::kNe}, {"<", Comparator::kLt},
-        {"<=", Comparator::kLe}, {">", Comparator::kGt}, {">=", Comparator::kGe}};
+        {"=", Comparator::kEq},  {"<>", Comparator::kNe}, {"!=", Comparator::kNe}, {"<", Comparator::kLt},
+        {"<=", Comparator::kLe}, {">", Comparator::kGt},  {">=", Comparator::kGe}};
     for (const auto& [symbol, comparator] : kComparators) {
       if (!Peek().IsSymbol(symbol)) continue;
       Next();
@@ -599,7 +597,6 @@ class Parser {
     }
     ArithmeticAfter();
     if (!arithmetic_.empty()) return ArithmeticError();
-    (void)left_token;
     return Unexpected();
   }
 
@@ -733,8 +730,7 @@ class Parser {
           AttributeValue value;
           DP_RETURN_IF_ERROR(Literal(&value));
           if (!members.emplace(key.text, std::move(value)).second) {
-            return Status::Validation("Duplicate keys in tuple. Key: " + key.text + " under root at " +
-                                      key.Position());
+            return Status::Validation("Duplicate keys in tuple. Key: " + key.text + " under root at " + key.Position());
           }
           if (!Peek().IsSymbol(",")) break;
           Next();
@@ -781,7 +777,6 @@ class Parser {
   int depth_ = 0;
   size_t parameters_ = 0;
   std::string arithmetic_;
-  PartiqlStatement* out_ = nullptr;
 };
 
 }  // namespace
@@ -802,8 +797,7 @@ std::string PartiqlProjectedName(const DocumentPath& path) {
   return PartiqlPathText(tail);
 }
 
-std::string PartiqlPathText(const DocumentPath& path,
-                            const std::function<std::string(const std::string&)>& name_text) {
+std::string PartiqlPathText(const DocumentPath& path, const std::function<std::string(const std::string&)>& name_text) {
   std::string text;
   for (const PathElement& e : path) {
     if (e.is_index) {

@@ -33,22 +33,22 @@ constexpr int kMaxPartiqlDepth = 32;
 struct PartiqlOperand {
   enum class Kind : uint8_t { kPath, kLiteral, kParameter, kSize };
   Kind kind = Kind::kLiteral;
-  DocumentPath path;      // kPath, kSize
-  AttributeValue value;   // kLiteral
-  size_t parameter = 0;   // kParameter: 0-based position among the statement's `?`
+  DocumentPath path;     // kPath, kSize
+  AttributeValue value;  // kLiteral
+  size_t parameter = 0;  // kParameter: 0-based position among the statement's `?`
 };
 
 struct PartiqlCondition {
   enum class Kind : uint8_t {
-    kAnd,       // children: 2 or more
-    kOr,        // children: 2 or more
-    kNot,       // children: 1
-    kCompare,   // operands: 2
-    kBetween,   // operands: value, lower, upper
-    kIn,        // operands: value, then the candidates
-    kIsMissing, // operands: 1 (a path)
-    kIsNull,    // operands: 1
-    kFunction,  // function (lower case): begins_with, contains, attribute_type, attribute_exists, attribute_not_exists
+    kAnd,        // children: 2 or more
+    kOr,         // children: 2 or more
+    kNot,        // children: 1
+    kCompare,    // operands: 2
+    kBetween,    // operands: value, lower, upper
+    kIn,         // operands: value, then the candidates
+    kIsMissing,  // operands: 1 (a path)
+    kIsNull,     // operands: 1
+    kFunction,   // function (lower case): begins_with, contains, attribute_type, attribute_exists, attribute_not_exists
   };
   Kind kind = Kind::kAnd;
   Comparator comparator = Comparator::kEq;

@@ -38,12 +38,18 @@ void Fail(const Status& status, const std::string& table, BatchStatementResponse
 
 const char* PartiqlErrorCode(ErrorCode code) {
   switch (code) {
-    case ErrorCode::kConditionalCheckFailed: return "ConditionalCheckFailed";
-    case ErrorCode::kDuplicateItem: return "DuplicateItem";
-    case ErrorCode::kResourceNotFound: return "ResourceNotFound";
-    case ErrorCode::kTransactionConflict: return "TransactionConflict";
-    case ErrorCode::kInternal: return "InternalServerError";
-    default: return "ValidationError";
+    case ErrorCode::kConditionalCheckFailed:
+      return "ConditionalCheckFailed";
+    case ErrorCode::kDuplicateItem:
+      return "DuplicateItem";
+    case ErrorCode::kResourceNotFound:
+      return "ResourceNotFound";
+    case ErrorCode::kTransactionConflict:
+      return "TransactionConflict";
+    case ErrorCode::kInternal:
+      return "InternalServerError";
+    default:
+      return "ValidationError";
   }
 }
 

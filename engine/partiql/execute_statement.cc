@@ -156,7 +156,8 @@ bool IsSortKeyCondition(const PartiqlCondition& c, const KeyAttribute& sort, con
     case PartiqlCondition::Kind::kFunction:
       return c.function == "begins_with" && sort.type != AttrType::kN && is_sort(c.operands[0]) &&
              is_value(c.operands[1]);
-    default: return false;
+    default:
+      return false;
   }
 }
 
@@ -336,8 +337,7 @@ Status PinnedKey(const KeySchema& schema, const PartiqlStatement& s, const std::
     for (size_t i = 0; i < conjuncts.size() && !found; i++) {
       const PartiqlCondition& c = *conjuncts[i];
       if (used[i] || c.kind != PartiqlCondition::Kind::kCompare || !IsPurePin(c, name)) continue;
-      const PartiqlOperand& value =
-          c.operands[0].kind == PartiqlOperand::Kind::kPath ? c.operands[1] : c.operands[0];
+      const PartiqlOperand& value = c.operands[0].kind == PartiqlOperand::Kind::kPath ? c.operands[1] : c.operands[0];
       (*key)[name] = values.ValueOf(value);
       used[i] = true;
       found = true;
@@ -352,11 +352,16 @@ Status PinnedKey(const KeySchema& schema, const PartiqlStatement& s, const std::
 
 ReturnValues ReturnValuesOf(PartiqlReturning r) {
   switch (r) {
-    case PartiqlReturning::kNone: return ReturnValues::kNone;
-    case PartiqlReturning::kAllOld: return ReturnValues::kAllOld;
-    case PartiqlReturning::kAllNew: return ReturnValues::kAllNew;
-    case PartiqlReturning::kModifiedOld: return ReturnValues::kUpdatedOld;
-    case PartiqlReturning::kModifiedNew: return ReturnValues::kUpdatedNew;
+    case PartiqlReturning::kNone:
+      return ReturnValues::kNone;
+    case PartiqlReturning::kAllOld:
+      return ReturnValues::kAllOld;
+    case PartiqlReturning::kAllNew:
+      return ReturnValues::kAllNew;
+    case PartiqlReturning::kModifiedOld:
+      return ReturnValues::kUpdatedOld;
+    case PartiqlReturning::kModifiedNew:
+      return ReturnValues::kUpdatedNew;
   }
   return ReturnValues::kNone;
 }
@@ -466,7 +471,9 @@ Status PrepareStatementWrite(const Catalog& catalog, const PartiqlStatement& s,
   std::string extra = JoinConditions(&b, rest, &status);
   DP_RETURN_IF_ERROR(status);
   auto pk = [&]() { return b.Name(schema.hash.name); };
-  auto wrapped = [&]() { return rest.size() == 1 && (rest[0]->kind == PartiqlCondition::Kind::kOr) ? "(" + extra + ")" : extra; };
+  auto wrapped = [&]() {
+    return rest.size() == 1 && (rest[0]->kind == PartiqlCondition::Kind::kOr) ? "(" + extra + ")" : extra;
+  };
   switch (s.kind) {
     case PartiqlStatement::Kind::kUpdate: {
       // Not an upsert: the item must exist, and the rest of the clause hold.
@@ -477,7 +484,8 @@ Status PrepareStatementWrite(const Catalog& catalog, const PartiqlStatement& s,
       break;
     }
     case PartiqlStatement::Kind::kExists:
-      if (extra.empty()) return Status::Validation("EXISTS() must contain a single item read with additional condition");
+      if (extra.empty())
+        return Status::Validation("EXISTS() must contain a single item read with additional condition");
       out->condition_expression = "attribute_exists(" + pk() + ")" + " AND " + wrapped();
       break;
     default:
@@ -521,8 +529,8 @@ Status ExecuteParsedStatement(Database& db, const RequestContext& ctx, const Par
   return ExecuteWrite(db, ctx, statement, request, sink, result);
 }
 
-Status ExecuteStatement(Database& db, const RequestContext& ctx, const ExecuteStatementRequest& request,
-                        ItemSink* sink, ExecuteStatementResult* result) {
+Status ExecuteStatement(Database& db, const RequestContext& ctx, const ExecuteStatementRequest& request, ItemSink* sink,
+                        ExecuteStatementResult* result) {
   PartiqlStatement statement;
   DP_RETURN_IF_ERROR(ParsePartiql(request.statement, &statement));
   return ExecuteParsedStatement(db, ctx, statement, request, sink, result);

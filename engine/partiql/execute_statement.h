@@ -49,8 +49,8 @@ struct ExecuteStatementResult {
 };
 
 // Parses and runs request.statement: a SELECT streams its page to sink, a write with RETURNING hands its item to it.
-Status ExecuteStatement(Database& db, const RequestContext& ctx, const ExecuteStatementRequest& request,
-                        ItemSink* sink, ExecuteStatementResult* result);
+Status ExecuteStatement(Database& db, const RequestContext& ctx, const ExecuteStatementRequest& request, ItemSink* sink,
+                        ExecuteStatementResult* result);
 
 // The same for a statement already parsed (BatchExecuteStatement).
 Status ExecuteParsedStatement(Database& db, const RequestContext& ctx, const PartiqlStatement& statement,

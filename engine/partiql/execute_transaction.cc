@@ -14,10 +14,14 @@ Status Refuse(size_t i, const char* what) {
 
 TransactWriteAction::Kind ActionKind(PartiqlStatement::Kind kind) {
   switch (kind) {
-    case PartiqlStatement::Kind::kInsert: return TransactWriteAction::Kind::kPut;
-    case PartiqlStatement::Kind::kUpdate: return TransactWriteAction::Kind::kUpdate;
-    case PartiqlStatement::Kind::kDelete: return TransactWriteAction::Kind::kDelete;
-    default: return TransactWriteAction::Kind::kConditionCheck;
+    case PartiqlStatement::Kind::kInsert:
+      return TransactWriteAction::Kind::kPut;
+    case PartiqlStatement::Kind::kUpdate:
+      return TransactWriteAction::Kind::kUpdate;
+    case PartiqlStatement::Kind::kDelete:
+      return TransactWriteAction::Kind::kDelete;
+    default:
+      return TransactWriteAction::Kind::kConditionCheck;
   }
 }
 
@@ -55,7 +59,8 @@ Status ExecuteTransaction(Database& db, const RequestContext& ctx, const Execute
       PartiqlKeyRead read;
       DP_RETURN_IF_ERROR(PrepareKeyRead(catalog, statements[i], request.statements[i].parameters, &key_only, &read));
       if (!key_only) {
-        return Refuse(i, "Select statements within ExecuteTransaction must specify the primary key in the where clause.");
+        return Refuse(i,
+                      "Select statements within ExecuteTransaction must specify the primary key in the where clause.");
       }
       actions[i].table_name = read.table_name;
       actions[i].key = std::move(read.key);
@@ -121,9 +126,9 @@ Status ExecuteTransaction(Database& db, const RequestContext& ctx, const Execute
       codes += (i ? ", " : "") + reason.code;
     }
     result->cancellation_reasons = std::move(written.cancellation_reasons);
-    return Status::Error(ErrorCode::kTransactionCanceled,
-                         "Transaction cancelled, please refer cancellation reasons for specific reasons [" + codes +
-                             "]");
+    return Status::Error(
+        ErrorCode::kTransactionCanceled,
+        "Transaction cancelled, please refer cancellation reasons for specific reasons [" + codes + "]");
   }
   return status;
 }

@@ -32,10 +32,16 @@ const AttributeValue& PartiqlExpressionBuilder::ValueOf(const PartiqlOperand& op
 
 Status PartiqlExpressionBuilder::Operand(const PartiqlOperand& operand, std::string* out) {
   switch (operand.kind) {
-    case PartiqlOperand::Kind::kPath: *out = Path(operand.path); break;
-    case PartiqlOperand::Kind::kSize: *out = "size(" + Path(operand.path) + ")"; break;
+    case PartiqlOperand::Kind::kPath:
+      *out = Path(operand.path);
+      break;
+    case PartiqlOperand::Kind::kSize:
+      *out = "size(" + Path(operand.path) + ")";
+      break;
     case PartiqlOperand::Kind::kLiteral:
-    case PartiqlOperand::Kind::kParameter: *out = Value(ValueOf(operand)); break;
+    case PartiqlOperand::Kind::kParameter:
+      *out = Value(ValueOf(operand));
+      break;
   }
   return Status::OK();
 }
@@ -98,8 +104,12 @@ Status PartiqlExpressionBuilder::Condition(const PartiqlCondition& c, std::strin
       *out += ")";
       return Status::OK();
     }
-    case Kind::kIsMissing: *out = "attribute_not_exists(" + parts[0] + ")"; return Status::OK();
-    case Kind::kIsNull: *out = "attribute_type(" + parts[0] + ", " + Value(AttributeValue::String("NULL")) + ")"; return Status::OK();
+    case Kind::kIsMissing:
+      *out = "attribute_not_exists(" + parts[0] + ")";
+      return Status::OK();
+    case Kind::kIsNull:
+      *out = "attribute_type(" + parts[0] + ", " + Value(AttributeValue::String("NULL")) + ")";
+      return Status::OK();
     case Kind::kFunction: {
       *out = c.function + "(";
       for (size_t i = 0; i < parts.size(); i++) *out += (i > 0 ? ", " : "") + parts[i];
@@ -118,10 +128,18 @@ Status PartiqlExpressionBuilder::Update(const PartiqlStatement& s, std::string* 
     DP_RETURN_IF_ERROR(Operand(v.first, &first));
     if (v.kind != PartiqlSetValue::Kind::kOperand) DP_RETURN_IF_ERROR(Operand(v.second, &second));
     switch (v.kind) {
-      case PartiqlSetValue::Kind::kOperand: sets.push_back(target + " = " + first); break;
-      case PartiqlSetValue::Kind::kPlus: sets.push_back(target + " = " + first + " + " + second); break;
-      case PartiqlSetValue::Kind::kMinus: sets.push_back(target + " = " + first + " - " + second); break;
-      case PartiqlSetValue::Kind::kListAppend: sets.push_back(target + " = list_append(" + first + ", " + second + ")"); break;
+      case PartiqlSetValue::Kind::kOperand:
+        sets.push_back(target + " = " + first);
+        break;
+      case PartiqlSetValue::Kind::kPlus:
+        sets.push_back(target + " = " + first + " + " + second);
+        break;
+      case PartiqlSetValue::Kind::kMinus:
+        sets.push_back(target + " = " + first + " - " + second);
+        break;
+      case PartiqlSetValue::Kind::kListAppend:
+        sets.push_back(target + " = list_append(" + first + ", " + second + ")");
+        break;
       case PartiqlSetValue::Kind::kIfNotExists:
         sets.push_back(target + " = if_not_exists(" + first + ", " + second + ")");
         break;
@@ -166,8 +184,7 @@ ExpressionInputs PartiqlExpressionBuilder::TakeInputs() {
 namespace {
 
 bool IsAttribute(const PartiqlOperand& o, const std::string& name) {
-  return o.kind == PartiqlOperand::Kind::kPath && o.path.size() == 1 && !o.path[0].is_index &&
-         o.path[0].name == name;
+  return o.kind == PartiqlOperand::Kind::kPath && o.path.size() == 1 && !o.path[0].is_index && o.path[0].name == name;
 }
 bool IsValue(const PartiqlOperand& o) {
   return o.kind == PartiqlOperand::Kind::kLiteral || o.kind == PartiqlOperand::Kind::kParameter;
@@ -242,7 +259,8 @@ void Pins(const PartiqlCondition& c, const std::string& name, const std::vector<
       *pinned = true;
       return;
     }
-    default: return;
+    default:
+      return;
   }
 }
 

@@ -46,7 +46,7 @@ class PartiqlExpressionBuilder {
   Status CheckOrdering(const char* op, const PartiqlOperand& operand) const;
 
   const std::vector<AttributeValue>& parameters_;
-  std::map<std::string, std::string> names_;   // placeholder -> name
+  std::map<std::string, std::string> names_;    // placeholder -> name
   std::map<std::string, std::string> name_of_;  // name -> placeholder
   std::map<std::string, AttributeValue> values_;
 };

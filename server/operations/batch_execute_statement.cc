@@ -1,7 +1,7 @@
 // BatchExecuteStatement: up to 25 PartiQL statements, each answered on its own (docs/partiql.md).
 
-#include "engine/model/json_types.h"
 #include "engine/partiql/batch_execute_statement.h"
+#include "engine/model/json_types.h"
 #include "server/operations/operation_table.h"
 #include "server/operations/partiql_members.h"
 #include "server/protocol/consumed_capacity_json.h"

@@ -1,7 +1,7 @@
 // ExecuteStatement: one PartiQL statement (docs/partiql.md).
 
-#include "engine/model/json_types.h"
 #include "engine/partiql/execute_statement.h"
+#include "engine/model/json_types.h"
 #include "server/operations/operation_table.h"
 #include "server/operations/partiql_members.h"
 #include "server/operations/read_operation.h"

@@ -1,8 +1,8 @@
 // ExecuteTransaction: up to 100 PartiQL statements, all or nothing (docs/partiql.md).
 
+#include "engine/partiql/execute_transaction.h"
 #include "engine/base/messages.h"
 #include "engine/model/json_types.h"
-#include "engine/partiql/execute_transaction.h"
 #include "server/operations/item_response.h"
 #include "server/operations/operation_table.h"
 #include "server/operations/partiql_members.h"

@@ -166,7 +166,8 @@ TEST_F(PartiqlTest, OrderByKeysAndResultOrder) {
 TEST_F(PartiqlTest, AFilterThatEmptiesPagesStillCarriesNextToken) {
   Fill("a", 40);
   int pages = 0, empty = 0;
-  std::vector<std::string> keys = ReadAll("SELECT * FROM tab WHERE pk = 'a' AND v >= 35", ",\"Limit\":5", &pages, &empty);
+  std::vector<std::string> keys =
+      ReadAll("SELECT * FROM tab WHERE pk = 'a' AND v >= 35", ",\"Limit\":5", &pages, &empty);
   // The filter runs after Limit: pages of 5 evaluated items, the first seven with nothing to return; the eighth
   // stops at Limit without looking ahead, so a ninth, empty, page ends the read.
   EXPECT_EQ(5u, keys.size());
@@ -256,9 +257,10 @@ TEST_F(PartiqlTest, ParametersAndLiterals) {
   EXPECT_EQ("Number of parameters in request and statement don't match.",
             Execute("SELECT * FROM tab WHERE pk = ?", R"(,"Parameters":[{"S":"a"},{"S":"b"}])").Message());
   r = Execute("SELECT * FROM tab", R"(,"Limit":0)");
-  EXPECT_EQ("1 validation error detected: Value '0' at 'limit' failed to satisfy constraint: Member must have value "
-            "greater than or equal to 1",
-            r.Message());
+  EXPECT_EQ(
+      "1 validation error detected: Value '0' at 'limit' failed to satisfy constraint: Member must have value "
+      "greater than or equal to 1",
+      r.Message());
 }
 
 TEST_F(PartiqlTest, InsertRefusesADuplicateKey) {
@@ -269,7 +271,8 @@ TEST_F(PartiqlTest, InsertRefusesADuplicateKey) {
   EXPECT_EQ("Duplicate primary key exists in table", r.Message());
   r = Execute("SELECT v FROM tab WHERE pk = 'a' AND sk = 1");
   EXPECT_EQ(Canonical(R"([{"v":{"S":"first"}}])"), JsonText(r.json["Items"]));
-  EXPECT_EQ("Key attribute should be present in the item: Key sk", Execute("INSERT INTO tab VALUE {'pk': 'a'}").Message());
+  EXPECT_EQ("Key attribute should be present in the item: Key sk",
+            Execute("INSERT INTO tab VALUE {'pk': 'a'}").Message());
   EXPECT_EQ("Key attribute's data type should match its data type in table's schema: Key sk",
             Execute("INSERT INTO tab VALUE {'pk': 'a', 'sk': 'x'}").Message());
   EXPECT_EQ("ResourceNotFoundException", Execute("INSERT INTO nope VALUE {'pk': 'a'}").ErrorName());
@@ -374,13 +377,16 @@ TEST_F(PartiqlTest, BatchAnswersEachStatementOnItsOwn) {
             std::string(r.json["Responses"][2]["Error"]["Message"].GetString()));
 
   EXPECT_EQ("Read and write requests together in the same batch is not supported.",
-            server_.Call("BatchExecuteStatement", R"({"Statements":[
+            server_
+                .Call("BatchExecuteStatement", R"({"Statements":[
                 {"Statement":"SELECT * FROM tab WHERE pk = 'b' AND sk = 1"},
-                {"Statement":"DELETE FROM tab WHERE pk = 'b' AND sk = 1"}]})").Message());
-  EXPECT_EQ("Provided list of item keys contains duplicates",
-            server_.Call("BatchExecuteStatement", R"({"Statements":[
+                {"Statement":"DELETE FROM tab WHERE pk = 'b' AND sk = 1"}]})")
+                .Message());
+  EXPECT_EQ("Provided list of item keys contains duplicates", server_
+                                                                  .Call("BatchExecuteStatement", R"({"Statements":[
                 {"Statement":"INSERT INTO tab VALUE {'pk': 'q', 'sk': 1}"},
-                {"Statement":"DELETE FROM tab WHERE pk = 'q' AND sk = 1"}]})").Message());
+                {"Statement":"DELETE FROM tab WHERE pk = 'q' AND sk = 1"}]})")
+                                                                  .Message());
 }
 
 TEST_F(PartiqlTest, TransactionIsAllOrNothingWithReasonsInStatementOrder) {
@@ -388,12 +394,14 @@ TEST_F(PartiqlTest, TransactionIsAllOrNothingWithReasonsInStatementOrder) {
   Ok("INSERT INTO tab VALUE {'pk': 'a', 'sk': 2}");
   HttpResult r = server_.Call("ExecuteTransaction", R"({"TransactStatements":[
       {"Statement":"INSERT INTO tab VALUE {'pk': 'new', 'sk': 1}"},
-      {"Statement":"UPDATE tab SET v = 5 WHERE pk = 'a' AND sk = 1 AND v = 99","ReturnValuesOnConditionCheckFailure":"ALL_OLD"},
+      {"Statement":"UPDATE tab SET v = 5 WHERE pk = 'a' AND sk = 1 AND v = 99",
+       "ReturnValuesOnConditionCheckFailure":"ALL_OLD"},
       {"Statement":"INSERT INTO tab VALUE {'pk': 'a', 'sk': 2}"}]})");
   EXPECT_EQ("TransactionCanceledException", r.ErrorName());
-  EXPECT_EQ("Transaction cancelled, please refer cancellation reasons for specific reasons [None, "
-            "ConditionalCheckFailed, ValidationError]",
-            r.Message());
+  EXPECT_EQ(
+      "Transaction cancelled, please refer cancellation reasons for specific reasons [None, "
+      "ConditionalCheckFailed, ValidationError]",
+      r.Message());
   EXPECT_EQ(Canonical(R"([{"Code":"None"},
       {"Code":"ConditionalCheckFailed","Message":"The conditional request failed",
        "Item":{"pk":{"S":"a"},"sk":{"N":"1"},"v":{"N":"1"}}},
@@ -437,12 +445,14 @@ TEST_F(PartiqlTest, TransactionRefusals) {
   EXPECT_EQ("Validation failed in TransactStatements[1]: RETURNING clause is not supported in ExecuteTransaction.",
             tx(R"({"Statement":"DELETE FROM tab WHERE pk = 'a' AND sk = 1"},
                   {"Statement":"DELETE FROM tab WHERE pk = 'b' AND sk = 1 RETURNING ALL OLD *"})"));
-  EXPECT_EQ("Validation failed in TransactStatements[0]: Select statements within ExecuteTransaction must specify "
-            "the primary key in the where clause.",
-            tx(R"({"Statement":"SELECT * FROM tab WHERE pk = 'a'"})"));
-  EXPECT_EQ("Validation failed in TransactStatements[0]: EXISTS() must contain a single item read with additional "
-            "condition",
-            tx(R"J({"Statement":"EXISTS(SELECT * FROM tab WHERE pk = 'a' AND sk = 1)"})J"));
+  EXPECT_EQ(
+      "Validation failed in TransactStatements[0]: Select statements within ExecuteTransaction must specify "
+      "the primary key in the where clause.",
+      tx(R"({"Statement":"SELECT * FROM tab WHERE pk = 'a'"})"));
+  EXPECT_EQ(
+      "Validation failed in TransactStatements[0]: EXISTS() must contain a single item read with additional "
+      "condition",
+      tx(R"J({"Statement":"EXISTS(SELECT * FROM tab WHERE pk = 'a' AND sk = 1)"})J"));
   EXPECT_EQ("Transaction request cannot include multiple operations on one item",
             tx(R"({"Statement":"DELETE FROM tab WHERE pk = 'a' AND sk = 1"},
                   {"Statement":"UPDATE tab SET v = 1 WHERE pk = 'a' AND sk = 1"})"));

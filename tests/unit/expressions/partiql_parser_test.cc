@@ -70,9 +70,9 @@ TEST(PartiqlParserTest, ParametersCountedLeftToRightNotInsideStrings) {
 }
 
 TEST(PartiqlParserTest, UpdateAndDeleteClauses) {
-  PartiqlStatement u =
-      Parse("UPDATE t SET a = 1 SET b = b + 2, l = list_append(l, [3]) REMOVE c, d[0] SET s = set_add(s, <<'x'>>) "
-            "WHERE pk = 'x' RETURNING MODIFIED NEW *");
+  PartiqlStatement u = Parse(
+      "UPDATE t SET a = 1 SET b = b + 2, l = list_append(l, [3]) REMOVE c, d[0] SET s = set_add(s, <<'x'>>) "
+      "WHERE pk = 'x' RETURNING MODIFIED NEW *");
   EXPECT_EQ(PartiqlStatement::Kind::kUpdate, u.kind);
   EXPECT_EQ(4u, u.set_items.size());
   EXPECT_EQ(PartiqlSetValue::Kind::kPlus, u.set_items[1].value.kind);
@@ -130,8 +130,7 @@ TEST(PartiqlParserTest, RejectionsWithDynamoDBsMessages) {
             Error("SELECT * FROM t WHERE a < {'x': 1}"));
   EXPECT_EQ("Invalid attribute type name found; type: ZZ, valid types: {N,BS,L,B,NULL,M,S,SS,NS,BOOL}",
             Error("SELECT * FROM t WHERE attribute_type(a, 'ZZ')"));
-  EXPECT_EQ("EXISTS can only be used in ExecuteTransaction write requests.",
-            Error("SELECT * FROM t WHERE exists(a)"));
+  EXPECT_EQ("EXISTS can only be used in ExecuteTransaction write requests.", Error("SELECT * FROM t WHERE exists(a)"));
   EXPECT_EQ(0u, Error("INSERT INTO t VALUES {'a': 1}").rfind(syntax, 0));
   EXPECT_EQ(0u, Error("INSERT INTO t VALUE {'a': 1} IF NOT EXISTS").rfind(syntax, 0));
   EXPECT_EQ(0u, Error("SELECT *, x FROM t").rfind(syntax, 0));
@@ -144,9 +143,8 @@ TEST(PartiqlParserTest, RejectionsWithDynamoDBsMessages) {
             Error("INSERT INTO \"t\".\"i\" VALUE {'a': 1}"));
   EXPECT_EQ("This operation is not supported on an index", Error("UPDATE \"t\".\"i\" SET a = 1 WHERE pk = 'x'"));
   EXPECT_EQ("This operation is not supported on an index", Error("DELETE FROM \"t\".\"i\" WHERE pk = 'x'"));
-  EXPECT_EQ(
-      "Invalid returning clause: RETURNING ALL NEW *. Only RETURNING ALL OLD * is allowed in DELETE statements.",
-      Error("DELETE FROM t WHERE pk = 'x' RETURNING ALL NEW *"));
+  EXPECT_EQ("Invalid returning clause: RETURNING ALL NEW *. Only RETURNING ALL OLD * is allowed in DELETE statements.",
+            Error("DELETE FROM t WHERE pk = 'x' RETURNING ALL NEW *"));
   EXPECT_EQ("Empty bags are not supported at 1:27:2", Error("INSERT INTO t VALUE {'s': <<>>}"));
   EXPECT_EQ("Unsupported data type in Bag. DynamoDB only supports either numbers or strings in bags",
             Error("INSERT INTO t VALUE {'s': <<1, 'a'>>}"));
