@@ -134,6 +134,24 @@ class Parser {
     }
   }
 
+  // 'key': of a tuple. A key that is not a string, or comes twice, is refused with DynamoDB's messages.
+  Status TupleKey(std::set<std::string>* seen, std::string* key) {
+    const Tok t = Peek();
+    if (t.kind != Tok::Kind::kString) {
+      if (t.kind == Tok::Kind::kWord || t.kind == Tok::Kind::kQuotedName) {
+        return Status::Validation("Tuple keys must be of type String. Actual type: VariableReference under root at " +
+                                  t.Position());
+      }
+      return Unexpected();
+    }
+    Next();
+    if (!seen->insert(t.text).second) {
+      return Status::Validation("Duplicate keys in tuple. Key: " + t.text + " under root at " + t.Position());
+    }
+    *key = t.text;
+    return ExpectSymbol(":");
+  }
+
   // target := name ['.' name]. FROM of a SELECT: a third part, an empty name or a parameter are refused.
   Status Target(PartiqlStatement* out, bool data_manipulation) {
     const Tok& start = Peek();
@@ -247,19 +265,8 @@ class Parser {
     std::set<std::string> seen;
     if (!Peek().IsSymbol("}")) {
       for (;;) {
-        const Tok key = Peek();
-        if (key.kind != Tok::Kind::kString) {
-          if (key.kind == Tok::Kind::kWord || key.kind == Tok::Kind::kQuotedName) {
-            return Status::Validation(
-                "Tuple keys must be of type String. Actual type: VariableReference under root at " + key.Position());
-          }
-          return Unexpected();
-        }
-        Next();
-        if (!seen.insert(key.text).second) {
-          return Status::Validation("Duplicate keys in tuple. Key: " + key.text + " under root at " + key.Position());
-        }
-        DP_RETURN_IF_ERROR(ExpectSymbol(":"));
+        std::string key;
+        DP_RETURN_IF_ERROR(TupleKey(&seen, &key));
         PartiqlOperand value;
         if (Peek().IsSymbol("?")) {
           Next();
@@ -268,7 +275,7 @@ class Parser {
         } else {
           DP_RETURN_IF_ERROR(Literal(&value.value));
         }
-        out->item.emplace_back(key.text, std::move(value));
+        out->item.emplace_back(std::move(key), std::move(value));
         if (!Peek().IsSymbol(",")) break;
         Next();
       }
@@ -715,23 +722,12 @@ class Parser {
       Next();
       DP_RETURN_IF_ERROR(Enter());
       AttributeMap members;
+      std::set<std::string> seen;
       if (!Peek().IsSymbol("}")) {
         for (;;) {
-          const Tok key = Peek();
-          if (key.kind != Tok::Kind::kString) {
-            if (key.kind == Tok::Kind::kWord || key.kind == Tok::Kind::kQuotedName) {
-              return Status::Validation(
-                  "Tuple keys must be of type String. Actual type: VariableReference under root at " + key.Position());
-            }
-            return Unexpected();
-          }
-          Next();
-          DP_RETURN_IF_ERROR(ExpectSymbol(":"));
-          AttributeValue value;
-          DP_RETURN_IF_ERROR(Literal(&value));
-          if (!members.emplace(key.text, std::move(value)).second) {
-            return Status::Validation("Duplicate keys in tuple. Key: " + key.text + " under root at " + key.Position());
-          }
+          std::string key;
+          DP_RETURN_IF_ERROR(TupleKey(&seen, &key));
+          DP_RETURN_IF_ERROR(Literal(&members[key]));
           if (!Peek().IsSymbol(",")) break;
           Next();
         }
