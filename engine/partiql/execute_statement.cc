@@ -59,7 +59,8 @@ Status DecodeToken(const std::string& token, uint64_t fingerprint, size_t* parti
   std::string json;
   if (!Base64Decode(token, &json).ok()) return invalid;
   rapidjson::Document doc;
-  doc.Parse(json.c_str(), json.size());
+  // Iterative: a token is the client's text, and its nesting must not drive the parser's recursion.
+  doc.Parse<rapidjson::kParseIterativeFlag>(json.c_str(), json.size());
   if (doc.HasParseError() || !doc.IsObject()) return invalid;
   auto f = doc.FindMember("f");
   auto p = doc.FindMember("p");
