@@ -169,6 +169,35 @@ void AddCounters(const RequestCounters& from, RequestCounters* to) {
   if (!from.injected.empty()) to->injected = from.injected;
 }
 
+// The top-level attributes a condition reads, in order without repeats; *has_or when an OR is anywhere in it.
+// The parser bounds the depth of the tree, and so this recursion.
+void ConditionAttributes(const PartiqlCondition& c, std::vector<std::string>* names, bool* has_or) {
+  if (c.kind == PartiqlCondition::Kind::kOr) *has_or = true;
+  for (const auto& child : c.children) ConditionAttributes(*child, names, has_or);
+  for (const PartiqlOperand& o : c.operands) {
+    if (o.kind != PartiqlOperand::Kind::kPath && o.kind != PartiqlOperand::Kind::kSize) continue;
+    if (std::find(names->begin(), names->end(), o.path[0].name) == names->end()) names->push_back(o.path[0].name);
+  }
+}
+
+// A keyed read of an index (its partition key pinned, no OR) may filter only on what the index holds; an unkeyed
+// one simply matches nothing where an attribute is missing.
+Status CheckIndexFilter(const TableDefinition& table, const IndexDefinition& index, const PartiqlCondition* where,
+                        bool pinned) {
+  if (!where || !pinned || index.projection == ProjectionType::kAll) return Status::OK();
+  std::vector<std::string> names;
+  bool has_or = false;
+  ConditionAttributes(*where, &names, &has_or);
+  if (has_or) return Status::OK();
+  std::string missing;
+  for (const std::string& name : names) {
+    if (!index.Projects(name, table.key)) missing += (missing.empty() ? "" : ", ") + name;
+  }
+  if (missing.empty()) return Status::OK();
+  return Status::Validation(std::string(kInvalidParameterPrefix) + "Secondary index " + index.name +
+                            " does not project one or more filter attributes: [" + missing + "]");
+}
+
 Status CheckOrderBy(const PartiqlStatement& s, bool pinned, const KeySchema& key) {
   if (s.order_by.empty()) return Status::OK();
   if (!s.where) return Status::Validation("Must have WHERE clause in the statement when using ORDER BY clause.");
@@ -218,6 +247,7 @@ Status ExecuteSelect(Database& db, const RequestContext& ctx, const PartiqlState
   partitions.erase(std::remove_if(partitions.begin(), partitions.end(),
                                   [&](const AttributeValue& v) { return v.type != key.hash.type; }),
                    partitions.end());
+  if (index) DP_RETURN_IF_ERROR(CheckIndexFilter(*table, *index, s.where.get(), pinned));
   DP_RETURN_IF_ERROR(CheckOrderBy(s, pinned, key));
   bool forward = true;
   for (const PartiqlOrderKey& k : s.order_by) {
