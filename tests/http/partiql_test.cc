@@ -339,9 +339,10 @@ TEST_F(PartiqlTest, WritesMaintainIndexesAndIndexesCanBeRead) {
             Execute("SELECT x FROM \"gtab\".\"byC\"").Message());
   EXPECT_EQ("The table does not have the specified index", Execute("SELECT * FROM \"gtab\".\"nope\"").Message());
   // Filtering on what the index does not hold: refused on a keyed read, nothing matched on a scan of it.
-  EXPECT_EQ("One or more parameter values were invalid: Secondary index byC does not project one or more filter "
-            "attributes: [x]",
-            Execute("SELECT * FROM \"gtab\".\"byC\" WHERE c = 'blue' AND x = 1").Message());
+  EXPECT_EQ(
+      "One or more parameter values were invalid: Secondary index byC does not project one or more filter "
+      "attributes: [x]",
+      Execute("SELECT * FROM \"gtab\".\"byC\" WHERE c = 'blue' AND x = 1").Message());
   r = Execute("SELECT * FROM \"gtab\".\"byC\" WHERE c = 'blue' OR x = 1");
   ASSERT_EQ(200, r.status) << r.Describe();
   EXPECT_EQ(1u, r.json["Items"].Size());  // the blue entry; x is not in any entry
