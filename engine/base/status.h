@@ -32,6 +32,7 @@ enum class ErrorCode {
   kTrimmedDataAccess,           // TrimmedDataAccessException (DynamoDB Streams)
   kInternal,                    // InternalServerError (HTTP 500)
   kTableNotFound,               // TableNotFoundException (the backup operations' "no such table")
+  kDuplicateItem,               // DuplicateItemException (PartiQL INSERT of an existing key)
 };
 
 // What a shared check found, where an operation words that error its own way. kNone for everything else.

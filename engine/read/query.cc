@@ -117,7 +117,7 @@ Status Query(const Catalog& catalog, const RequestContext& ctx, const QueryReque
       DP_RETURN_IF_ERROR(CheckStartKeyAgainstCondition(schema, hash_only_table, kc, *request.exclusive_start_key));
     }
   }
-  if (plan.filter) {
+  if (plan.filter && !request.filter_may_read_keys) {
     std::vector<DocumentPath> paths;
     CollectConditionPaths(*plan.filter, &paths);
     DP_RETURN_IF_ERROR(CheckNestedKeyPaths(paths, plan.table->key, plan.index ? &plan.index->key : nullptr));

@@ -18,6 +18,8 @@ struct QueryRequest : ReadRequest {
   std::optional<std::string> key_condition_expression;
   std::optional<std::vector<LegacyCondition>> key_conditions;
   bool scan_index_forward = true;
+  // PartiQL: the filter is the rest of a WHERE clause, which may name key attributes (docs/partiql.md).
+  bool filter_may_read_keys = false;
 };
 
 // Streams the page's items to sink (nothing for Select=COUNT) and fills *result.

@@ -1,5 +1,8 @@
 #include "server/operations/item_response.h"
 
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
 #include <algorithm>
 #include <utility>
 #include <vector>
@@ -116,6 +119,49 @@ Status AnswerWriteItem(const Status& status, const WriteItemResult& result, cons
   }
   w->EndObject();
   return Status::OK();
+}
+
+std::string CancellationReasonsMember(const std::vector<CancellationReason>& reasons) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartArray();
+  for (const CancellationReason& r : reasons) {
+    w.StartObject();
+    w.Key("Code");
+    w.String(r.code);
+    if (!r.message.empty()) {
+      w.Key("Message");
+      w.String(r.message);
+    }
+    if (r.item) {
+      w.Key("Item");
+      WriteAttributeMap(*r.item, &w);
+    }
+    w.EndObject();
+  }
+  w.EndArray();
+  return "\"CancellationReasons\":" + std::string(buffer.GetString(), buffer.GetSize());
+}
+
+std::string JsonFingerprint(const rapidjson::Value& request) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  request.Accept(w);
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+void WriteItemResponses(const std::vector<std::optional<AttributeMap>>& items, JsonWriter* w) {
+  w->Key("Responses");
+  w->StartArray();
+  for (const auto& item : items) {
+    w->StartObject();
+    if (item) {
+      w->Key("Item");
+      WriteAttributeMap(*item, w);
+    }
+    w->EndObject();
+  }
+  w->EndArray();
 }
 
 }  // namespace dynapage

@@ -13,6 +13,7 @@
 
 #include "engine/read/get_item.h"
 #include "engine/write/item_operations.h"
+#include "engine/write/transactions.h"
 #include "server/protocol/consumed_capacity_json.h"
 #include "server/protocol/operation.h"
 #include "server/protocol/request_reader.h"
@@ -54,6 +55,17 @@ void WriteItemCollectionMetrics(const TableDefinition& table, const AttributeMap
 // is written when none does.
 void WriteItemCollectionMetricsMap(const Catalog& catalog,
                                    const std::vector<std::pair<std::string, AttributeMap>>& writes, JsonWriter* w);
+
+// The error member of a TransactionCanceledException (TransactWriteItems, ExecuteTransaction):
+// "CancellationReasons":[{"Code":"None"},{"Code":"ConditionalCheckFailed","Message":"…","Item":{…}}]
+std::string CancellationReasonsMember(const std::vector<CancellationReason>& reasons);
+
+// "Responses": [{"Item": {…}}, {} where there is no item, …] (TransactGetItems, ExecuteTransaction).
+void WriteItemResponses(const std::vector<std::optional<AttributeMap>>& items, JsonWriter* w);
+
+// A request's parameters as canonical text, for a ClientRequestToken's check: an SDK retrying a call sends the
+// same JSON.
+std::string JsonFingerprint(const rapidjson::Value& request);
 
 }  // namespace dynapage
 

@@ -6,6 +6,7 @@ namespace dynapage {
 
 OperationHandler FindOperation(std::string_view name) {
   static const std::pair<std::string_view, OperationHandler> kOperations[] = {
+      {"BatchExecuteStatement", HandleBatchExecuteStatement},
       {"BatchGetItem", HandleBatchGetItem},
       {"BatchWriteItem", HandleBatchWriteItem},
       {"CreateTable", HandleCreateTable},
@@ -16,6 +17,8 @@ OperationHandler FindOperation(std::string_view name) {
       {"DescribeLimits", HandleDescribeLimits},
       {"DescribeTable", HandleDescribeTable},
       {"DescribeTimeToLive", HandleDescribeTimeToLive},
+      {"ExecuteStatement", HandleExecuteStatement},
+      {"ExecuteTransaction", HandleExecuteTransaction},
       {"GetItem", HandleGetItem},
       {"ListTables", HandleListTables},
       {"ListTagsOfResource", HandleListTagsOfResource},

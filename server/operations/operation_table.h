@@ -37,6 +37,10 @@ Status HandleDescribeLimits(OperationContext& ctx);
 Status HandleUpdateTable(OperationContext& ctx);
 Status HandleDescribeContinuousBackups(OperationContext& ctx);
 Status HandleUpdateContinuousBackups(OperationContext& ctx);
+// PartiQL (docs/partiql.md).
+Status HandleExecuteStatement(OperationContext& ctx);
+Status HandleBatchExecuteStatement(OperationContext& ctx);
+Status HandleExecuteTransaction(OperationContext& ctx);
 
 // DynamoDB Streams (X-Amz-Target DynamoDBStreams_20120810.<name>): the same contract, another table.
 OperationHandler FindStreamsOperation(std::string_view name);

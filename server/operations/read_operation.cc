@@ -9,18 +9,10 @@ namespace {
 // steps of a larger page, without regrowing (and copying) the response buffer several times on the way.
 constexpr size_t kItemsReserveBytes = 16 * 1024;
 
-class ResponseSink : public ItemSink {
- public:
-  explicit ResponseSink(JsonWriter* w) : w_(w) {}
-  void AddJson(std::string_view json) override {
-    w_->RawJson(json, rapidjson::kObjectType);
-  }
-  void AddItem(const AttributeMap& item) override { WriteAttributeMap(item, w_); }
-
- private:
-  JsonWriter* w_;
-};
 }  // namespace
+
+void ResponseSink::AddJson(std::string_view json) { w_->RawJson(json, rapidjson::kObjectType); }
+void ResponseSink::AddItem(const AttributeMap& item) { WriteAttributeMap(item, w_); }
 
 Status ReadCommonReadMembers(const RequestReader& r, const char* filter_member, ReadRequest* request,
                              std::optional<std::string>* capacity, ConstraintErrors* errors) {

@@ -14,6 +14,17 @@
 
 namespace dynapage {
 
+// Writes each item of a page into the response, where an array is open (Query, Scan, ExecuteStatement).
+class ResponseSink : public ItemSink {
+ public:
+  explicit ResponseSink(JsonWriter* w) : w_(w) {}
+  void AddJson(std::string_view json) override;
+  void AddItem(const AttributeMap& item) override;
+
+ private:
+  JsonWriter* w_;
+};
+
 // Reads the members common to Query and Scan into *request and checks their constraints into *errors.
 // filter_member is "QueryFilter" or "ScanFilter".
 Status ReadCommonReadMembers(const RequestReader& r, const char* filter_member, ReadRequest* request,

@@ -6,6 +6,7 @@
 #include "engine/base/messages.h"
 #include "engine/model/json_types.h"
 #include "engine/read/transact_get_items.h"
+#include "server/operations/item_response.h"
 #include "server/operations/operation_table.h"
 #include "server/protocol/consumed_capacity_json.h"
 #include "server/protocol/request_reader.h"
@@ -81,17 +82,7 @@ Status HandleTransactGetItems(OperationContext& ctx) {
   }
   JsonWriter& w = ctx.response;
   w.StartObject();
-  w.Key("Responses");
-  w.StartArray();
-  for (const auto& item : result.items) {
-    w.StartObject();
-    if (item) {
-      w.Key("Item");
-      WriteAttributeMap(*item, &w);
-    }
-    w.EndObject();
-  }
-  w.EndArray();
+  WriteItemResponses(result.items, &w);
   WriteConsumedCapacityList(result.capacity, ParseCapacityDetail(capacity), &w);
   w.EndObject();
   return Status::OK();

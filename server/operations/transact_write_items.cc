@@ -64,37 +64,6 @@ Status ReadAction(const rapidjson::Value& entry, size_t position, ConstraintErro
   return Status::OK();
 }
 
-// "CancellationReasons":[{"Code":"None"},{"Code":"ConditionalCheckFailed","Message":"…","Item":{…}}]
-std::string CancellationReasonsMember(const std::vector<CancellationReason>& reasons) {
-  rapidjson::StringBuffer buffer;
-  JsonWriter w(buffer);
-  w.StartArray();
-  for (const CancellationReason& r : reasons) {
-    w.StartObject();
-    w.Key("Code");
-    w.String(r.code);
-    if (!r.message.empty()) {
-      w.Key("Message");
-      w.String(r.message);
-    }
-    if (r.item) {
-      w.Key("Item");
-      WriteAttributeMap(*r.item, &w);
-    }
-    w.EndObject();
-  }
-  w.EndArray();
-  return "\"CancellationReasons\":" + std::string(buffer.GetString(), buffer.GetSize());
-}
-
-// The request's parameters as canonical text: an SDK retrying a call sends the same JSON.
-std::string Fingerprint(const rapidjson::Value& request) {
-  rapidjson::StringBuffer buffer;
-  JsonWriter w(buffer);
-  request.Accept(w);
-  return std::string(buffer.GetString(), buffer.GetSize());
-}
-
 }  // namespace
 
 Status HandleTransactWriteItems(OperationContext& ctx) {
@@ -130,7 +99,7 @@ Status HandleTransactWriteItems(OperationContext& ctx) {
   errors.CheckEnum(metrics, "returnItemCollectionMetrics", kReturnItemCollectionMetricsValues);
   DP_RETURN_IF_ERROR(errors.ToStatus());
 
-  request.fingerprint = Fingerprint(ctx.request);
+  request.fingerprint = JsonFingerprint(ctx.request);
   TransactWriteResult result;
   Status status = TransactWriteItems(ctx.db.writes(), ctx.context, request, &result);
   if (!status.ok()) {

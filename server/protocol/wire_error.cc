@@ -71,6 +71,7 @@ WireError ToWireError(const Status& status, const std::string& extra) {
         case ErrorCode::kIdempotentParameterMismatch: name = "IdempotentParameterMismatchException"; break;
         case ErrorCode::kLimitExceeded: name = "LimitExceededException"; break;
         case ErrorCode::kTableNotFound: name = "TableNotFoundException"; break;
+        case ErrorCode::kDuplicateItem: name = "DuplicateItemException"; break;
         case ErrorCode::kExpiredIterator: name = "ExpiredIteratorException"; break;
         case ErrorCode::kTrimmedDataAccess: name = "TrimmedDataAccessException"; break;
         default: break;
