@@ -102,6 +102,34 @@ TEST(StreamPageChaos, PerTableChaosFollowsTheIteratorsTable) {
   EXPECT_GT(closed_stats.reads, 5);
 }
 
+// The request log says what chaos did to each GetRecords answer, and how many records it held.
+TEST(StreamPageChaos, RequestLogNamesTheCutAndCountsTheRecords) {
+  TestServerOptions options;
+  options.bench.request_log = testing::TempDir() + "dynapage_stream_chaos_log.jsonl";
+  TestServer server(options);
+  LoadStreams(server);
+  server.bench().SetChaos("closed", 2);
+  ReadStats stats;
+  ASSERT_EQ(static_cast<size_t>(kItems), Consume(server, "closed", kItems, 1000, &stats).size());
+  HttpResult log = Admin(server, "GET", "/_dynapage/requests?limit=1000");
+  ASSERT_EQ(200, log.status) << log.Describe();
+  uint64_t records = 0;
+  int reads = 0, cut = 0;
+  for (const auto& line : log.json["requests"].GetArray()) {
+    if (std::string(line["operation"].GetString()) != "GetRecords") continue;
+    reads++;
+    EXPECT_EQ("closed", std::string(line["table"].GetString()));
+    records += line["items_returned"].GetUint64();
+    if (line["injected"].IsString()) {
+      EXPECT_EQ(0u, std::string(line["injected"].GetString()).find("page chaos: ")) << JsonText(line);
+      cut++;
+    }
+  }
+  EXPECT_EQ(stats.reads, reads);
+  EXPECT_EQ(static_cast<uint64_t>(kItems), records);
+  EXPECT_GT(cut, 0);
+}
+
 // The bug chaos is there to catch: a reader that stops at the first empty answer of a shard that has more.
 TEST(StreamPageChaos, ReaderStoppingAtFirstEmptyAnswerIsCaughtAndAudited) {
   TestServerOptions options;
