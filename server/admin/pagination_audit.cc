@@ -117,7 +117,8 @@ void PaginationAudit::Observe(std::string_view operation, std::string_view acces
     c.token_json = CompactJson(*next);
     c.items_left = issued.records_after_iterator;
     c.caught_up = issued.records_after_iterator == 0;
-    std::string id = Identity(access_key, operation, c.table, "", std::string(next->GetString(), next->GetStringLength()));
+    std::string token(next->GetString(), next->GetStringLength());
+    std::string id = Identity(access_key, operation, c.table, "", token);
     Issue(id, std::move(c));
     return;
   }

@@ -316,7 +316,8 @@ TEST(PageChaos, EmptyPagesOnNumericSortKeysAndHashOnlyScans) {
   TestServer server;
   ASSERT_EQ(200, server.CreateTable("num", "pk", "S", "sk", "N").status);
   ASSERT_EQ(200, server.CreateTable("hnum", "pk", "N").status);
-  const char* numbers[] = {"-1", "-0.5", "0", "1E-130", "0.001", "1", "1.5", "2", "10", "99999999999999999999999999999999999999", "9.9999999999999999999999999999999999999E+125"};
+  const char* numbers[] = {"-1", "-0.5", "0", "1E-130", "0.001", "1", "1.5", "2", "10",
+                           "99999999999999999999999999999999999999", "9.9999999999999999999999999999999999999E+125"};
   for (const char* n : numbers) {
     ASSERT_EQ(200, server.Call("PutItem", std::string(R"({"TableName":"num","Item":{"pk":{"S":"a"},"sk":{"N":")") +
                                               n + R"("}}})")
@@ -328,7 +329,8 @@ TEST(PageChaos, EmptyPagesOnNumericSortKeysAndHashOnlyScans) {
                        .status);
   }
   const std::vector<std::pair<std::string, std::string>> reads = {
-      {"Query", R"({"TableName":"num","KeyConditionExpression":"pk = :p","ExpressionAttributeValues":{":p":{"S":"a"}}})"},
+      {"Query", R"({"TableName":"num","KeyConditionExpression":"pk = :p",
+                    "ExpressionAttributeValues":{":p":{"S":"a"}}})"},
       {"Query", R"({"TableName":"num","KeyConditionExpression":"pk = :p","ScanIndexForward":false,
                     "ExpressionAttributeValues":{":p":{"S":"a"}}})"},
       {"Scan", R"({"TableName":"hnum"})"},
