@@ -279,8 +279,8 @@ std::string PaginationAudit::ReportJson(const ReplayRequest* replay) const {
     w.Key("times");
     w.Uint64(c.times);
     w.Key("continuation");
-    rapidjson::Type type = c.token_json.empty() || c.token_json[0] != '"' ? rapidjson::kObjectType
-                                                                            : rapidjson::kStringType;
+    rapidjson::Type type =
+        c.token_json.empty() || c.token_json[0] != '"' ? rapidjson::kObjectType : rapidjson::kStringType;
     w.RawValue(c.token_json.data(), c.token_json.size(), type);
     w.EndObject();
   }

@@ -25,8 +25,8 @@
 #include <cstdint>
 #include <functional>
 #include <map>
-#include <optional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,13 +40,12 @@ constexpr uint64_t kMaxReplayedPages = 10000;
 
 // Runs one DynamoDB request (operation, JSON body) as the caller of that Authorization header, without the test
 // bench; returns the answer's body, or nothing when it failed.
-using ReplayRequest = std::function<std::optional<std::string>(std::string_view operation,
-                                                               const std::string& authorization,
-                                                               const std::string& body)>;
+using ReplayRequest = std::function<std::optional<std::string>(
+    std::string_view operation, const std::string& authorization, const std::string& body)>;
 
 // What an answer handed out besides its body.
 struct IssuedContinuation {
-  std::string_view authorization;  // the request's Authorization header (to read the rest of a chain again)
+  std::string_view authorization;       // the request's Authorization header (to read the rest of a chain again)
   uint64_t records_after_iterator = 0;  // GetRecords: records after its NextShardIterator
 };
 
@@ -74,7 +73,7 @@ class PaginationAudit {
     // Query, Scan, ListTables: the request and its Authorization header, to read the rest again.
     std::string request_json, authorization;
     std::optional<uint64_t> pages_left, items_left;  // known at issue time (batches, GetRecords)
-    bool caught_up = false;  // GetRecords: nothing followed the iterator when it was handed out
+    bool caught_up = false;                          // GetRecords: nothing followed the iterator when it was handed out
   };
 
   // Follows the token if it was handed out: *chain gets the pages and items read before it.

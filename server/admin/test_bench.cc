@@ -236,15 +236,17 @@ std::optional<std::string> TestBench::Replay(std::string_view operation, const s
 
 std::string TestBench::AuditReportJson() const {
   DP_DCHECK(audit_ != nullptr);
-  ReplayRequest replay = [this](std::string_view operation, const std::string& authorization,
-                                const std::string& body) { return Replay(operation, authorization, body); };
+  ReplayRequest replay = [this](std::string_view operation, const std::string& authorization, const std::string& body) {
+    return Replay(operation, authorization, body);
+  };
   return audit_->ReportJson(&replay);
 }
 
 std::string TestBench::AuditSummary() const {
   DP_DCHECK(audit_ != nullptr);
-  ReplayRequest replay = [this](std::string_view operation, const std::string& authorization,
-                                const std::string& body) { return Replay(operation, authorization, body); };
+  ReplayRequest replay = [this](std::string_view operation, const std::string& authorization, const std::string& body) {
+    return Replay(operation, authorization, body);
+  };
   return audit_->Summary(&replay);
 }
 

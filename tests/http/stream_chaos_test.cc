@@ -34,8 +34,9 @@ void LoadStreams(TestServer& server) {
         "StreamSpecification":{"StreamEnabled":true,"StreamViewType":"KEYS_ONLY"}})");
     ASSERT_EQ(200, r.status) << r.Describe();
     for (int i = 0; i < kItems; i++) {
-      ASSERT_EQ(200, server.Call("PutItem", std::string(R"({"TableName":")") + table + R"(","Item":{"id":{"N":")" +
-                                                std::to_string(i) + R"("}}})")
+      ASSERT_EQ(200, server
+                         .Call("PutItem", std::string(R"({"TableName":")") + table + R"(","Item":{"id":{"N":")" +
+                                              std::to_string(i) + R"("}}})")
                          .status);
     }
   }

@@ -296,11 +296,12 @@ TEST(PaginationAudit, AbandonedChainsSayHowManyPagesAndItemsWereLeft) {
                                    "6 page(s), 22 item(s) left at "))
       << server.bench().AuditSummary();
   // A batch leaves the request it did not process.
-  ASSERT_EQ(200, Admin(server, "POST", "/_dynapage/faults",
-                       R"({"operation":"BatchWriteItem","unprocessed":1,"times":1})")
-                     .status);
-  ASSERT_EQ(200, server.Call("BatchWriteItem", R"({"RequestItems":{"hsh":[{"PutRequest":{"Item":{"pk":{"S":"z"}}}}]}})")
-                     .status);
+  ASSERT_EQ(
+      200,
+      Admin(server, "POST", "/_dynapage/faults", R"({"operation":"BatchWriteItem","unprocessed":1,"times":1})").status);
+  ASSERT_EQ(
+      200,
+      server.Call("BatchWriteItem", R"({"RequestItems":{"hsh":[{"PutRequest":{"Item":{"pk":{"S":"z"}}}}]}})").status);
   report = Admin(server, "GET", "/_dynapage/pagination");
   for (const auto& a : report.json["abandoned"].GetArray()) {
     if (std::string(a["operation"].GetString()) != "BatchWriteItem") continue;
@@ -316,17 +317,27 @@ TEST(PageChaos, EmptyPagesOnNumericSortKeysAndHashOnlyScans) {
   TestServer server;
   ASSERT_EQ(200, server.CreateTable("num", "pk", "S", "sk", "N").status);
   ASSERT_EQ(200, server.CreateTable("hnum", "pk", "N").status);
-  const char* numbers[] = {"-1", "-0.5", "0", "1E-130", "0.001", "1", "1.5", "2", "10",
-                           "99999999999999999999999999999999999999", "9.9999999999999999999999999999999999999E+125"};
+  const char* numbers[] = {"-1",
+                           "-0.5",
+                           "0",
+                           "1E-130",
+                           "0.001",
+                           "1",
+                           "1.5",
+                           "2",
+                           "10",
+                           "99999999999999999999999999999999999999",
+                           "9.9999999999999999999999999999999999999E+125"};
   for (const char* n : numbers) {
-    ASSERT_EQ(200, server.Call("PutItem", std::string(R"({"TableName":"num","Item":{"pk":{"S":"a"},"sk":{"N":")") +
-                                              n + R"("}}})")
-                       .status);
+    ASSERT_EQ(
+        200,
+        server.Call("PutItem", std::string(R"({"TableName":"num","Item":{"pk":{"S":"a"},"sk":{"N":")") + n + R"("}}})")
+            .status);
   }
   for (int i = 0; i < 30; i++) {
-    ASSERT_EQ(200, server.Call("PutItem", R"({"TableName":"hnum","Item":{"pk":{"N":")" + std::to_string(i * 7) +
-                                              R"("}}})")
-                       .status);
+    ASSERT_EQ(200,
+              server.Call("PutItem", R"({"TableName":"hnum","Item":{"pk":{"N":")" + std::to_string(i * 7) + R"("}}})")
+                  .status);
   }
   const std::vector<std::pair<std::string, std::string>> reads = {
       {"Query", R"({"TableName":"num","KeyConditionExpression":"pk = :p",

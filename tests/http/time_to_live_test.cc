@@ -103,7 +103,7 @@ TEST(TimeToLiveCooldownTest, ChangesWithinTheCooldownAreRefusedAfterTheContentCh
   };
   const char kCooldown[] = "Time to live has been modified multiple times within a fixed interval";
   ASSERT_EQ(200, update(true, "expires").status);  // the first change has no cooldown before it
-  server.clock().Advance(3590 * 1000);  // the clock runs on: leave it some seconds
+  server.clock().Advance(3590 * 1000);             // the clock runs on: leave it some seconds
   HttpResult r = update(false, "expires");
   EXPECT_EQ("ValidationException", r.ErrorName());
   EXPECT_EQ(kCooldown, r.Message());

@@ -144,7 +144,8 @@ TEST_F(TtlExpiryTest, ItemUpdatedBetweenTheScanAndTheDeleteSurvives) {
     for (const char* id : {"a", "b", "c"}) {
       HttpResult r = server_.Call("UpdateItem", std::string(R"({"TableName":"tab","Key":{"id":{"S":")") + id +
                                                     R"("}},"UpdateExpression":"SET expires = :t",)"
-                                                    R"("ExpressionAttributeValues":{":t":)" + N(kNow + 60) + "}}");
+                                                    R"("ExpressionAttributeValues":{":t":)" +
+                                                    N(kNow + 60) + "}}");
       EXPECT_EQ(200, r.status) << r.Describe();
     }
   });
