@@ -32,6 +32,9 @@ const char kUsage[] =
     "  --cors LIST          origins browsers may call from, comma-separated (default *: any); 'none': no CORS\n"
     "  --ttl-interval S     delete expired TTL items (and trim old stream records) every S seconds\n"
     "                       (default 5; 0: only on POST /_dynapage/ttl/sweep)\n"
+    "  --ttl-update-cooldown S\n"
+    "                       refuse UpdateTimeToLive within S seconds of a table's last change, as AWS\n"
+    "                       does for about an hour (default 0: no cooldown)\n"
     "  --page-chaos SEED    cut Query/Scan pages and batches at random legal points (seeded), to catch\n"
     "                       client loops that drop pages or unprocessed items\n"
     "  --faults FILE        inject errors, latency, unprocessed items, dropped connections by rule\n"
@@ -223,6 +226,13 @@ const Flag kFlags[] = {
        long long seconds = 0;
        if (!ParseNumber(value, 0, 86400, &seconds)) return "needs a number of seconds from 0 to 86400";
        state->out->ttl_interval_seconds = seconds;
+       return "";
+     }},
+    {"--ttl-update-cooldown", true, false,
+     [](const std::string& value, ParseState* state) -> std::string {
+       long long seconds = 0;
+       if (!ParseNumber(value, 0, 86400, &seconds)) return "needs a number of seconds from 0 to 86400";
+       state->out->service.ttl_update_cooldown_ms = seconds * 1000;
        return "";
      }},
     {"--no-client-cpu-affinity", false, false,

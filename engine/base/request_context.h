@@ -39,6 +39,8 @@ struct RequestCounters {
   uint64_t bytes_written = 0;    // DynamoDB size of the items put or updated
   bool used_start_key = false;   // the request carried an ExclusiveStartKey
   bool returned_last_key = false;  // the response carries a LastEvaluatedKey
+  // GetRecords: the records the shard held after the NextShardIterator it answered (0: the reader caught up).
+  uint64_t records_after_iterator = 0;
   // What page chaos or a fault rule did to the answer ("short page: 3 items", "2 of 5 unprocessed"), or "".
   std::string injected;
 };
@@ -53,6 +55,8 @@ struct RequestContext {
   // For how long a new table or global index shows CREATING, and a deleted table DELETING (DynamoDB Local's
   // -delayTransientStatuses); 0: ACTIVE, or gone, at once.
   uint64_t transient_status_ms = 0;
+  // UpdateTimeToLive refuses a change this soon after the last one (--ttl-update-cooldown; AWS: about an hour).
+  int64_t ttl_update_cooldown_ms = 0;
   RequestCounters* counters = nullptr;  // may be null
   const RequestPolicies* policies = nullptr;  // null: nothing injected (request_policies.h)
 };

@@ -184,6 +184,8 @@ std::string SerializeTableDefinition(const TableDefinition& t) {
   WriteThroughput(t.throughput, &w);
   w.Key("ttl");
   w.String(t.ttl_attribute);
+  w.Key("ttlChanged");
+  w.Int64(t.ttl_changed_ms);
   w.Key("tags");
   w.StartObject();
   for (const auto& [k, v] : t.tags) {
@@ -246,6 +248,8 @@ bool ParseTableDefinition(const std::string& json, TableDefinition* t) {
   if (d.HasMember("payPerRequestSince")) t->last_update_to_pay_per_request_time = d["payPerRequestSince"].GetDouble();
   ReadThroughput(d["throughput"], &t->throughput);
   t->ttl_attribute = d["ttl"].GetString();
+  // Absent from definitions written before the TTL cooldown was kept.
+  if (d.HasMember("ttlChanged")) t->ttl_changed_ms = d["ttlChanged"].GetInt64();
   for (auto m = d["tags"].MemberBegin(); m != d["tags"].MemberEnd(); ++m) {
     t->tags[m->name.GetString()] = m->value.GetString();
   }

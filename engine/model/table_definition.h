@@ -51,6 +51,7 @@ struct TableDefinition {
   double last_update_to_pay_per_request_time = 0;  // when UpdateTable last switched to PAY_PER_REQUEST; 0: never
   ProvisionedThroughput throughput;
   std::string ttl_attribute;  // empty when TTL is disabled
+  int64_t ttl_changed_ms = 0;  // when UpdateTimeToLive last changed the setting (the opt-in cooldown); 0: never
   std::map<std::string, std::string> tags;
   bool deletion_protection = false;
   // DynamoDB Streams (docs/streams-and-ttl.md): the view type and id of the enabled stream (empty and 0 when

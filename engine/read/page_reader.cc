@@ -38,26 +38,12 @@ std::unique_ptr<Storage::Iterator> StartPage(const Storage& storage, const PageS
   return it;
 }
 
-// The key that immediately follows key: its last part's S or B value with a NUL character appended (the value's
-// "00 01" terminator becomes "00 FF 00 01", docs/architecture.md "Key layout"). REQUIRES: cut.extendable_last_part.
-std::string SuccessorKey(std::string_view key) {
-  std::string next(key.substr(0, key.size() - 1));
-  next.append("\xFF\x00\x01", 3);
-  return next;
-}
-
-// An empty page's LastEvaluatedKey: a key strictly between the start key and the entry under it (reading forward,
-// the start key's successor; backward, the entry's successor), inside the range. False when there is none.
+// An empty page's LastEvaluatedKey: a key strictly between the start key and the entry under it (reading backward,
+// between the entry and the start key or the range's end). False when there is none.
 bool EmptyPageKey(const PageSpec& spec, const Storage::Iterator& it, std::string* key) {
-  if (!spec.cut->extendable_last_part || !it.Valid()) return false;
-  std::string_view entry = it.key();
-  if (spec.forward) {
-    if (!spec.exclusive_start) return false;
-    *key = SuccessorKey(*spec.exclusive_start);
-    return *key < entry;
-  }
-  *key = SuccessorKey(entry);
-  return (!spec.exclusive_start || *key < *spec.exclusive_start) && *key < spec.upper;
+  if (!spec.cut->key_between || !it.Valid()) return false;
+  if (spec.forward) return spec.exclusive_start && spec.cut->key_between->Find(*spec.exclusive_start, it.key(), key);
+  return spec.cut->key_between->Find(it.key(), spec.exclusive_start ? *spec.exclusive_start : spec.upper, key);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #define DYNAPAGE_ENGINE_READ_PAGE_READER_H_
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -44,19 +45,25 @@ class BaseItemFetcher {
   virtual bool Fetch(AttributeMap* entry, uint64_t* bytes) = 0;
 };
 
+// Makes storage keys for page chaos's empty pages: a key of the keyspace strictly between two others.
+class KeyBetween {
+ public:
+  virtual ~KeyBetween() = default;
+  // Sets *key to a key k with low < k < high and returns true, or returns false when it finds none.
+  virtual bool Find(std::string_view low, std::string_view high, std::string* key) const = 0;
+};
+
 // Page chaos (docs/testing-pagination.md): a cut of the page at another point that is still legal, so that a client
 // following the contract still reads every item exactly once.
 struct PageCut {
   // Stop after this many evaluated entries, as a Limit would (0: no such stop). REQUIRES: not 0 with empty_page.
   uint64_t max_items = 0;
   // Return no entry at all, with a LastEvaluatedKey strictly between the start key and the first entry, when
-  // such a key exists (see extendable_last_part); otherwise the cut falls back to max_items.
+  // key_between finds one; otherwise the cut falls back to max_items.
   bool empty_page = false;
   // When the range runs out within the page, report its last evaluated entry's key anyway: the next page is empty.
   bool key_on_last = false;
-  // The storage key's last part is an S or B value that is not hashed (a sort key, or an index entry's table
-  // key), so appending a NUL character to it makes the key's immediate successor.
-  bool extendable_last_part = false;
+  std::unique_ptr<const KeyBetween> key_between;  // null: no empty pages
 };
 
 struct PageSpec {

@@ -81,6 +81,30 @@ Status TrimHorizon(const Storage& storage, const StreamInfo& stream, int64_t now
   return Status::OK();
 }
 
+// How page chaos cuts one GetRecords answer (docs/testing-pagination.md), always within the contract: fewer records
+// than Limit, no records at all with a NextShardIterator at the same place, or a NextShardIterator after the last
+// records of a closed shard (the reader's next call is then empty and ends the shard).
+enum class GetRecordsCut { kNone, kShort, kEmpty, kIteratorOnLast };
+
+// The cut chaos chooses for this request, lowering *limit for it. kNone without page chaos.
+GetRecordsCut ChooseGetRecordsCut(const RequestContext& ctx, int64_t* limit) {
+  if (!ctx.policies || !ctx.policies->page_chaos) return GetRecordsCut::kNone;
+  ChaosDice dice(ctx.policies->chaos_seed);
+  // As Query and Scan: one answer in eight as it would be, a quarter empty, the rest short.
+  switch (dice.Below(8)) {
+    case 0:
+      return GetRecordsCut::kNone;
+    case 1:
+    case 2:
+      *limit = 0;
+      return GetRecordsCut::kEmpty;
+    default:
+      break;
+  }
+  *limit = std::min<int64_t>(*limit, 1 + static_cast<int64_t>(dice.Below(dice.Chance(0.5) ? 3 : 12)));
+  return dice.Chance(0.5) ? GetRecordsCut::kIteratorOnLast : GetRecordsCut::kShort;
+}
+
 // The label part of a stream ARN ("…/stream/<label>"), or "" when it has none.
 std::string_view LabelOfArn(std::string_view arn) {
   size_t at = arn.rfind("/stream/");
@@ -187,8 +211,10 @@ Status GetRecords(const Catalog& catalog, const RequestContext& ctx, const std::
   result->records.clear();
   uint64_t position = it.position;
   size_t bytes = 0;
+  const int64_t asked = limit;
+  const GetRecordsCut cut = ChooseGetRecordsCut(ctx, &limit);
   auto records = catalog.storage().NewIterator(StreamRecordKey(stream.id, position), StreamRecordPrefix(stream.id + 1));
-  for (records->SeekToFirst(); records->Valid(); records->Next()) {
+  for (records->SeekToFirst(); limit > 0 && records->Valid(); records->Next()) {
     int64_t written_ms = 0;
     std::string_view json;
     if (!DecodeStreamRecord(records->value(), &written_ms, &json)) return Status::Internal("corrupt stream record");
@@ -200,11 +226,23 @@ Status GetRecords(const Catalog& catalog, const RequestContext& ctx, const std::
     if (static_cast<int64_t>(result->records.size()) >= limit) break;
   }
   DP_RETURN_IF_ERROR(records->status());
-  // A closed shard read to its end has nothing more to give: no next iterator.
-  if (!stream.enabled() && position >= stream.next_seq) {
+  // Records are numbered without gaps: those after the position are the ones the next reads would get.
+  const uint64_t left = stream.next_seq > position ? stream.next_seq - position : 0;
+  // A closed shard read to its end has nothing more to give: no next iterator (under chaos, perhaps one more
+  // empty read first, which consumers must take as well).
+  if (!stream.enabled() && left == 0 && !(cut == GetRecordsCut::kIteratorOnLast && !result->records.empty())) {
     result->next_shard_iterator.reset();
   } else {
     result->next_shard_iterator = EncodeIterator(stream, position, now);
+  }
+  if (ctx.counters) {
+    ctx.counters->items_returned += result->records.size();
+    ctx.counters->records_after_iterator = result->next_shard_iterator ? left : 0;
+    const bool cut_short = limit < asked && left > 0 && result->records.size() == static_cast<size_t>(limit);
+    if (cut_short) ctx.counters->injected = limit == 0 ? "page chaos: empty page" : "page chaos: short page";
+    if (!stream.enabled() && left == 0 && result->next_shard_iterator && !result->records.empty()) {
+      ctx.counters->injected = "page chaos: iterator on the last records";
+    }
   }
   return Status::OK();
 }

@@ -76,7 +76,9 @@ struct GetRecordsResult {
   std::optional<std::string> next_shard_iterator;  // absent once a closed shard is read to its end
 };
 
-// REQUIRES: 1 <= limit <= kMaxGetRecordsLimit.
+// Under page chaos (ctx.policies) the answer may hold fewer records than it could, none at all (with a
+// NextShardIterator at the same place), or keep a NextShardIterator after a closed shard's last records; it says
+// so in ctx.counters, with the records left after the NextShardIterator. REQUIRES: 1 <= limit <= kMaxGetRecordsLimit.
 Status GetRecords(const Catalog& catalog, const RequestContext& ctx, const std::string& shard_iterator,
                   int64_t limit, GetRecordsResult* result);
 

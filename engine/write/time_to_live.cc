@@ -64,7 +64,7 @@ Status UpdateTimeToLive(WritePath& write_path, const RequestContext& ctx, const 
   TableDescription before, after;
   return write_path.ChangeTable(
       ctx, table_name,
-      [enabled, &attribute](const TableDefinition& current, TableDefinition* next) {
+      [enabled, &attribute, &ctx](const TableDefinition& current, TableDefinition* next) {
         const std::string& on = current.ttl_attribute;
         if (!on.empty() && on != attribute) {
           return Status::Validation("TimeToLive is active on a different AttributeName: current AttributeName is " +
@@ -72,7 +72,14 @@ Status UpdateTimeToLive(WritePath& write_path, const RequestContext& ctx, const 
         }
         if (enabled && !on.empty()) return Status::Validation("TimeToLive is already enabled");
         if (!enabled && on.empty()) return Status::Validation("TimeToLive is already disabled");
+        // The cooldown comes after the content checks; a refused change does not extend it.
+        const int64_t now = ctx.clock->NowMillis();
+        if (ctx.ttl_update_cooldown_ms > 0 && current.ttl_changed_ms > 0 &&
+            now - current.ttl_changed_ms < ctx.ttl_update_cooldown_ms) {
+          return Status::Validation("Time to live has been modified multiple times within a fixed interval");
+        }
         next->ttl_attribute = enabled ? attribute : std::string();
+        next->ttl_changed_ms = now;
         return Status::OK();
       },
       &before, &after);

@@ -4,7 +4,9 @@
 // A change is immediate (ENABLED or DISABLED, never ENABLING/DISABLING), as in DynamoDB Local. Refusals, in
 // DynamoDB's order: "TimeToLive is already enabled" (the same attribute), "TimeToLive is active on a different
 // AttributeName: current AttributeName is <a>" (enabling or disabling another attribute), "TimeToLive is already
-// disabled". A missing table is "Requested resource not found: Table: <name> not found".
+// disabled". A missing table is "Requested resource not found: Table: <name> not found". With a cooldown in the
+// context (opt-in, as AWS's hour between changes), a valid change within it of the last one is refused with
+// "Time to live has been modified multiple times within a fixed interval", after the content checks.
 //
 // An item has expired when its top-level TTL attribute is a Number of epoch seconds before now and not more than
 // five years before now (other types, and a missing attribute, never expire). Expired items stay readable until

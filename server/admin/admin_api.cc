@@ -86,7 +86,7 @@ AdminApi::AdminApi(DatabaseSet* databases, TestBench* bench) : databases_(databa
   });
   AddRoute("GET", "/_dynapage/pagination", {}, [this](const AdminRequest&) {
     if (!bench_->audit()) return FeatureOff("the pagination audit", "--audit-pagination");
-    return AdminJson(bench_->audit()->ReportJson());
+    return AdminJson(bench_->AuditReportJson());
   });
   AddRoute("GET", "/_dynapage/requests", {"limit"}, [this](const AdminRequest& r) { return Requests(r); });
   AddRoute("GET", "/metrics", {}, [this](const AdminRequest&) {

@@ -1,4 +1,4 @@
-// Small JSON-writing helpers the admin layer's reports share.
+// Small helpers the admin layer's reports share.
 
 #ifndef DYNAPAGE_SERVER_ADMIN_ADMIN_JSON_H_
 #define DYNAPAGE_SERVER_ADMIN_ADMIN_JSON_H_
@@ -6,6 +6,8 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <cstdint>
+#include <optional>
 #include <string_view>
 
 namespace dynapage {
@@ -18,6 +20,27 @@ inline void WriteOptionalText(rapidjson::Writer<rapidjson::StringBuffer>* w, con
   } else {
     w->String(value.data(), static_cast<rapidjson::SizeType>(value.size()));
   }
+}
+
+// "key": N, or "key": null when it is not known.
+inline void WriteOptionalCount(rapidjson::Writer<rapidjson::StringBuffer>* w, const char* key,
+                               std::optional<uint64_t> value) {
+  w->Key(key);
+  if (value) {
+    w->Uint64(*value);
+  } else {
+    w->Null();
+  }
+}
+
+// The table of a stream ARN ("arn:aws:dynamodb:REGION:ACCOUNT:table/NAME/stream/LABEL"), also at the start of a
+// shard iterator ("<StreamArn>|1|…"); empty when there is none.
+inline std::string_view TableOfStreamArn(std::string_view arn) {
+  size_t table = arn.find(":table/");
+  if (table == std::string_view::npos) return {};
+  arn = arn.substr(table + 7);
+  size_t end = arn.find("/stream/");
+  return end == std::string_view::npos ? std::string_view() : arn.substr(0, end);
 }
 
 }  // namespace dynapage

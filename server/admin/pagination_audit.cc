@@ -93,9 +93,35 @@ void PaginationAudit::Issue(const std::string& id, Continuation continuation) {
 }
 
 void PaginationAudit::Observe(std::string_view operation, std::string_view access_key, std::string_view request_id,
-                              const rapidjson::Value& request, const rapidjson::Value& response) {
+                              const rapidjson::Value& request, const rapidjson::Value& response,
+                              const IssuedContinuation& issued) {
   if (!request.IsObject() || !response.IsObject()) return;
   std::lock_guard<std::mutex> lock(mu_);
+  if (operation == "GetRecords") {
+    // A chain of shard iterators: each NextShardIterator is the token the reader sends back.
+    const rapidjson::Value* start = Member(request, "ShardIterator");
+    const rapidjson::Value* next = Member(response, "NextShardIterator");
+    Continuation c;
+    c.operation = std::string(operation);
+    if (start && start->IsString()) {
+      std::string_view iterator(start->GetString(), start->GetStringLength());
+      c.table = std::string(TableOfStreamArn(iterator));
+      Follow(Identity(access_key, operation, c.table, "", std::string(iterator)), &c);
+    }
+    if (!next || !next->IsString()) return;
+    c.access_key = std::string(access_key);
+    c.request_id = std::string(request_id);
+    c.pages_read++;
+    const rapidjson::Value* records = Member(response, "Records");
+    if (records && records->IsArray()) c.items_read += records->Size();
+    c.token_json = CompactJson(*next);
+    c.items_left = issued.records_after_iterator;
+    c.caught_up = issued.records_after_iterator == 0;
+    std::string token(next->GetString(), next->GetStringLength());
+    std::string id = Identity(access_key, operation, c.table, "", token);
+    Issue(id, std::move(c));
+    return;
+  }
   if (operation == "Query" || operation == "Scan" || operation == "ListTables") {
     bool list = operation == "ListTables";
     Continuation c;
@@ -123,6 +149,8 @@ void PaginationAudit::Observe(std::string_view operation, std::string_view acces
     if (count && count->IsUint64()) c.items_read += count->GetUint64();
     if (count && count->IsArray()) c.items_read += count->Size();
     c.token_json = CompactJson(*next);
+    c.request_json = CompactJson(request);
+    c.authorization = std::string(issued.authorization);
     std::string id = Identity(access_key, operation, c.table, c.index, CanonicalMap(*next));
     Issue(id, std::move(c));
     return;
@@ -159,6 +187,8 @@ void PaginationAudit::Observe(std::string_view operation, std::string_view acces
       c.access_key = std::string(access_key);
       c.request_id = std::string(request_id);
       c.pages_read = chains[table].pages_read + 1;
+      c.pages_left = 1;  // the one request, sent again
+      c.items_left = 1;
       c.token_json = CompactJson(entry);
       std::string token = write ? WriteRequestToken(entry) : CanonicalMap(entry);
       Issue(Identity(access_key, operation, table, "", token), std::move(c));
@@ -166,20 +196,72 @@ void PaginationAudit::Observe(std::string_view operation, std::string_view acces
   }
 }
 
-std::string PaginationAudit::ReportJson() const {
-  std::lock_guard<std::mutex> lock(mu_);
+void PaginationAudit::CountLeft(const ReplayRequest& replay, Continuation* c, uint64_t* budget) {
+  const bool list = c->operation == "ListTables";
+  const char* start_member = list ? "ExclusiveStartTableName" : "ExclusiveStartKey";
+  const char* next_member = list ? "LastEvaluatedTableName" : "LastEvaluatedKey";
+  rapidjson::Document request;
+  request.Parse(c->request_json.data(), c->request_json.size());
+  rapidjson::Document token;
+  token.Parse(c->token_json.data(), c->token_json.size());
+  if (request.HasParseError() || !request.IsObject() || token.HasParseError()) return;
+  request.RemoveMember(start_member);
+  request.AddMember(rapidjson::StringRef(start_member), rapidjson::Value(token, request.GetAllocator()),
+                    request.GetAllocator());
+  uint64_t pages = 0, items = 0;
+  while (true) {
+    if (*budget == 0) return;
+    --*budget;
+    std::optional<std::string> body = replay(c->operation, c->authorization, CompactJson(request));
+    if (!body) return;
+    rapidjson::Document answer;
+    answer.Parse(body->data(), body->size());
+    if (answer.HasParseError() || !answer.IsObject()) return;
+    pages++;
+    const rapidjson::Value* count = Member(answer, list ? "TableNames" : "Count");
+    if (count && count->IsUint64()) items += count->GetUint64();
+    if (count && count->IsArray()) items += count->Size();
+    const rapidjson::Value* next = Member(answer, next_member);
+    if (!next) break;
+    request[start_member].CopyFrom(*next, request.GetAllocator());
+  }
+  c->pages_left = pages;
+  c->items_left = items;
+}
+
+std::vector<PaginationAudit::Continuation> PaginationAudit::Abandoned(const ReplayRequest* replay) const {
+  std::vector<Continuation> abandoned;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const auto& [id, c] : open_) {
+      if (!c.caught_up) abandoned.push_back(c);
+    }
+  }
+  // Counted outside the lock: the replays are requests, and requests go on meanwhile.
+  uint64_t budget = kMaxReplayedPages;
+  for (Continuation& c : abandoned) {
+    if (replay && !c.request_json.empty()) CountLeft(*replay, &c, &budget);
+  }
+  return abandoned;
+}
+
+std::string PaginationAudit::ReportJson(const ReplayRequest* replay) const {
+  std::vector<Continuation> abandoned = Abandoned(replay);
   rapidjson::StringBuffer buffer;
   rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
   w.StartObject();
-  w.Key("issued");
-  w.Uint64(issued_);
-  w.Key("followed");
-  w.Uint64(followed_);
-  w.Key("not_kept");
-  w.Uint64(not_kept_);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    w.Key("issued");
+    w.Uint64(issued_);
+    w.Key("followed");
+    w.Uint64(followed_);
+    w.Key("not_kept");
+    w.Uint64(not_kept_);
+  }
   w.Key("abandoned");
   w.StartArray();
-  for (const auto& [id, c] : open_) {
+  for (const Continuation& c : abandoned) {
     w.StartObject();
     WriteOptionalText(&w, "operation", c.operation);
     WriteOptionalText(&w, "table", c.table);
@@ -192,10 +274,14 @@ std::string PaginationAudit::ReportJson() const {
     w.Uint64(c.pages_read);
     w.Key("items_read");
     w.Uint64(c.items_read);
+    WriteOptionalCount(&w, "pages_left", c.pages_left);
+    WriteOptionalCount(&w, "items_left", c.items_left);
     w.Key("times");
     w.Uint64(c.times);
     w.Key("continuation");
-    w.RawValue(c.token_json.data(), c.token_json.size(), rapidjson::kObjectType);
+    rapidjson::Type type =
+        c.token_json.empty() || c.token_json[0] != '"' ? rapidjson::kObjectType : rapidjson::kStringType;
+    w.RawValue(c.token_json.data(), c.token_json.size(), type);
     w.EndObject();
   }
   w.EndArray();
@@ -203,24 +289,37 @@ std::string PaginationAudit::ReportJson() const {
   return std::string(buffer.GetString(), buffer.GetSize());
 }
 
-std::string PaginationAudit::Summary() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  std::string out = "pagination audit: " + std::to_string(issued_) + " continuations issued, " +
-                    std::to_string(followed_) + " followed, " + std::to_string(open_.size()) + " abandoned\n";
-  for (const auto& [id, c] : open_) {
+std::string PaginationAudit::Summary(const ReplayRequest* replay) const {
+  std::vector<Continuation> abandoned = Abandoned(replay);
+  std::string out;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    out = "pagination audit: " + std::to_string(issued_) + " continuations issued, " + std::to_string(followed_) +
+          " followed, " + std::to_string(abandoned.size()) + " abandoned\n";
+  }
+  for (const Continuation& c : abandoned) {
+    std::string left = c.items_left ? std::to_string(*c.items_left) + " item(s)" : "";
+    if (c.pages_left) left = std::to_string(*c.pages_left) + " page(s), " + left;
+    if (left.empty()) left = "an unknown number of pages and items";
+    if (c.operation == "GetRecords") {
+      left = c.items_left ? std::to_string(*c.items_left) + " record(s)" : "an unknown number of records";
+    }
     out += "  abandoned: " + c.operation + (c.table.empty() ? "" : " " + c.table) +
            (c.index.empty() ? "" : " index " + c.index) +
            (c.key_condition.empty() ? "" : " key condition \"" + c.key_condition + "\"") +
            (c.filter.empty() ? "" : " filter \"" + c.filter + "\"") + " after " + std::to_string(c.pages_read) +
-           " page(s), " + std::to_string(c.items_read) + " item(s); left at " + c.token_json +
-           (c.times > 1 ? " (" + std::to_string(c.times) + " times)" : "") + "\n";
+           " page(s), " + std::to_string(c.items_read) + (c.operation == "GetRecords" ? " record(s)" : " item(s)") +
+           "; " + left + " left at " + c.token_json + (c.times > 1 ? " (" + std::to_string(c.times) + " times)" : "") +
+           "\n";
   }
   return out;
 }
 
 size_t PaginationAudit::abandoned() const {
   std::lock_guard<std::mutex> lock(mu_);
-  return open_.size();
+  size_t count = 0;
+  for (const auto& [id, c] : open_) count += c.caught_up ? 0 : 1;
+  return count;
 }
 
 void PaginationAudit::Clear() {

@@ -9,6 +9,7 @@
 #include <thread>
 #include <utility>
 
+#include "engine/base/check.h"
 #include "server/admin/admin_json.h"
 
 namespace dynapage {
@@ -32,6 +33,11 @@ std::vector<std::string_view> TablesOf(const rapidjson::Value& body) {
   std::vector<std::string_view> tables;
   std::string_view table = Text(body, "TableName");
   if (!table.empty()) tables.push_back(table);
+  // DynamoDB Streams: the table of the stream, or of the stream of the shard iterator.
+  for (const char* member : {"StreamArn", "ShardIterator"}) {
+    std::string_view stream_table = TableOfStreamArn(Text(body, member));
+    if (!stream_table.empty()) tables.push_back(stream_table);
+  }
   auto items = body.FindMember("RequestItems");
   if (items != body.MemberEnd() && items->value.IsObject()) {
     for (auto t = items->value.MemberBegin(); t != items->value.MemberEnd(); ++t) {
@@ -76,7 +82,7 @@ std::string_view ErrorNameOf(const std::string& body) {
 
 bool IsContinued(std::string_view operation) {
   return operation == "Query" || operation == "Scan" || operation == "ListTables" || operation == "BatchWriteItem" ||
-         operation == "BatchGetItem";
+         operation == "BatchGetItem" || operation == "GetRecords";
 }
 
 std::string UtcNow() {
@@ -202,6 +208,48 @@ void TestBench::ForgetRequests() {
   if (log_) log_->Clear();
 }
 
+void TestBench::ServeReplays(DatabaseSet* databases, const ServiceOptions& options, OperationFinder find_operation) {
+  ServiceOptions plain = options;
+  plain.hooks = nullptr;
+  replays_ = std::make_unique<Dispatcher>(databases, plain, find_operation);
+}
+
+std::optional<std::string> TestBench::Replay(std::string_view operation, const std::string& authorization,
+                                             const std::string& body) const {
+  if (!replays_) return std::nullopt;
+  std::string target = "DynamoDB_20120810." + std::string(operation);
+  WireRequest wire;
+  wire.request_id = "pagination-audit";
+  wire.method = "POST";
+  wire.path = "/";
+  wire.content_type = "application/x-amz-json-1.0";
+  wire.target = target;
+  wire.authorization = authorization;
+  wire.host = "localhost";
+  wire.has_amz_date = true;
+  wire.query_has_algorithm = authorization.empty();  // an unsigned original was presigned
+  wire.body = body;
+  WireResponse response = replays_->Handle(wire);
+  if (response.status != 200) return std::nullopt;
+  return std::move(response.body);
+}
+
+std::string TestBench::AuditReportJson() const {
+  DP_DCHECK(audit_ != nullptr);
+  ReplayRequest replay = [this](std::string_view operation, const std::string& authorization, const std::string& body) {
+    return Replay(operation, authorization, body);
+  };
+  return audit_->ReportJson(&replay);
+}
+
+std::string TestBench::AuditSummary() const {
+  DP_DCHECK(audit_ != nullptr);
+  ReplayRequest replay = [this](std::string_view operation, const std::string& authorization, const std::string& body) {
+    return Replay(operation, authorization, body);
+  };
+  return audit_->Summary(&replay);
+}
+
 std::optional<uint64_t> TestBench::ChaosSeedFor(const std::vector<std::string_view>& tables) {
   std::lock_guard<std::mutex> lock(chaos_mu_);
   std::optional<uint64_t> seed = chaos_seed_;
@@ -219,7 +267,7 @@ std::optional<uint64_t> TestBench::ChaosSeedFor(const std::vector<std::string_vi
 bool TestBench::Before(HookedRequest* request, RequestContext* context, WireResponse* fault) {
   request->start_nanos = SteadyNanos();
   const rapidjson::Value& body = *request->body;
-  if (log_ || metrics_) context->counters = &request->counters;
+  if (log_ || metrics_ || audit_) context->counters = &request->counters;
   std::vector<std::string_view> tables;
   if (chaos_on_ || faults_on_) tables = TablesOf(body);
   if (chaos_on_) {
@@ -268,8 +316,11 @@ void TestBench::After(const HookedRequest& request, const WireResponse& response
     rapidjson::Document answer;
     answer.Parse(response.body.c_str(), response.body.size());
     if (!answer.HasParseError()) {
+      IssuedContinuation issued;
+      issued.authorization = request.wire->authorization;
+      issued.records_after_iterator = counters.records_after_iterator;
       audit_->Observe(request.operation, AccessKeyOf(request.wire->authorization), request.wire->request_id, body,
-                      answer);
+                      answer, issued);
     }
   }
   std::string injected = request.fault;

@@ -66,12 +66,25 @@ class TestBench : public RequestHooks {
   // Forgets what the audit and the request log hold (POST /_dynapage/reset).
   void ForgetRequests();
 
+  // Lets the audit read abandoned chains again to count what they left: requests to databases, served as with
+  // options (and the operations find_operation finds) but without the test bench. REQUIRES: databases outlives
+  // the bench, or the next call.
+  void ServeReplays(DatabaseSet* databases, const ServiceOptions& options, OperationFinder find_operation);
+  // The audit's report and its summary at shutdown, with what each abandoned chain left. REQUIRES: audit().
+  std::string AuditReportJson() const;
+  std::string AuditSummary() const;
+
  private:
   void Rearm();
   // The chaos seed for a request touching tables, if page chaos applies to it.
   std::optional<uint64_t> ChaosSeedFor(const std::vector<std::string_view>& tables);
 
+  // A request the audit makes to count what a chain left (ReplayRequest); nothing without ServeReplays().
+  std::optional<std::string> Replay(std::string_view operation, const std::string& authorization,
+                                    const std::string& body) const;
+
   const TestBenchOptions options_;
+  std::unique_ptr<Dispatcher> replays_;  // without hooks: the audit's own reads are not audited, cut or faulted
   FaultRules faults_;
   std::unique_ptr<PaginationAudit> audit_;
   std::unique_ptr<RequestLog> log_;

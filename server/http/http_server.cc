@@ -662,6 +662,7 @@ void HttpServer::Run(DatabaseSet* databases, const ServiceOptions& options) {
   ServiceOptions service = options;
   service.hooks = bench_;
   admin_ = std::make_unique<AdminApi>(databases, bench_);
+  bench_->ServeReplays(databases, options, FindOperation);
   Serve(std::make_unique<Dispatcher>(databases, service, FindOperation, FindStreamsOperation));
 }
 

@@ -168,6 +168,7 @@ RequestContext Dispatcher::ContextFor(const WireRequest& request) const {
   context.clock = options_.clock;
   context.max_page_bytes = options_.max_page_bytes;
   context.transient_status_ms = options_.transient_status_ms;
+  context.ttl_update_cooldown_ms = options_.ttl_update_cooldown_ms;
   return context;
 }
 

@@ -32,6 +32,8 @@ struct ServiceOptions {
   // New tables and indexes show CREATING, deleted tables DELETING, for this long (--transient-status-delay,
   // -delayTransientStatuses).
   uint64_t transient_status_ms = 0;
+  // UpdateTimeToLive's cooldown between changes of a table (--ttl-update-cooldown); 0: none.
+  int64_t ttl_update_cooldown_ms = 0;
   // The region of requests that do not name one in their credential scope (unsigned ones); the account of an
   // access key comes from the key (AccountIdOf).
   std::string region = "us-east-1";

@@ -105,6 +105,17 @@ TEST(CommandLineTest, DelayTransientStatusesHasADefaultThatTheDelayFlagSets) {
   EXPECT_EQ(40u, c.service.transient_status_ms);
 }
 
+TEST(CommandLineTest, TtlUpdateCooldownIsOffUnlessAsked) {
+  CommandLine c;
+  ASSERT_TRUE(Parse({}, &c).run);
+  EXPECT_EQ(0, c.service.ttl_update_cooldown_ms);
+  ASSERT_TRUE(Parse({"--ttl-update-cooldown", "3600"}, &c).run);
+  EXPECT_EQ(3600 * 1000, c.service.ttl_update_cooldown_ms);
+  CommandLineOutcome o = Parse({"--ttl-update-cooldown", "soon"}, &c);
+  EXPECT_FALSE(o.run);
+  EXPECT_NE(std::string::npos, o.error.find("--ttl-update-cooldown")) << o.error;
+}
+
 TEST(CommandLineTest, TelemetryAndCorsFlagsAreAccepted) {
   CommandLine c;
   ASSERT_TRUE(Parse({"-disableTelemetry", "-cors", "http://a.example,http://b.example", "-inMemory"}, &c).run);

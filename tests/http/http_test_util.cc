@@ -110,6 +110,7 @@ void TestServer::Start(const TestServerOptions& options) {
   service.max_page_bytes = options.max_page_bytes;
   service.region = options.region;
   service.transient_status_ms = options.transient_status_ms;
+  service.ttl_update_cooldown_ms = options.ttl_update_cooldown_ms;
   service.settable_clock = &clock_;
   RequestContext sweeper_context;
   sweeper_context.caller.region = options.region;

@@ -78,6 +78,7 @@ struct TestServerOptions {
   HttpOptions http;   // connection limit, CORS origins, request deadline
   bool loopback_both = false;  // listen on 127.0.0.1 and ::1 (BindLoopback) instead of 127.0.0.1 only
   uint64_t transient_status_ms = 0;  // --transient-status-delay
+  int64_t ttl_update_cooldown_ms = 0;  // --ttl-update-cooldown
   // The TTL sweeper's interval (0: none; POST /_dynapage/ttl/sweep still sweeps).
   int64_t ttl_interval_ms = 0;
   TestBenchOptions bench;  // page chaos, faults, audit, request log, metrics: all off by default

@@ -88,6 +88,39 @@ TEST_F(TimeToLiveTest, Refusals) {
             r.Message());
 }
 
+// --ttl-update-cooldown (docs/streams-and-ttl.md): AWS refuses a change within about an hour of the last one, after
+// the content checks; a refused change does not extend the cooldown. Off by default (RepeatedChangesAreRefused).
+TEST(TimeToLiveCooldownTest, ChangesWithinTheCooldownAreRefusedAfterTheContentChecks) {
+  TestServerOptions options;
+  options.ttl_update_cooldown_ms = 3600 * 1000;
+  TestServer server(options);
+  server.clock().Set(1800000000000);
+  ASSERT_EQ(200, server.CreateTable("items", "pk", "S").status);
+  auto update = [&](bool enabled, const std::string& attribute) {
+    return server.Call("UpdateTimeToLive", R"({"TableName":"items","TimeToLiveSpecification":{"Enabled":)" +
+                                               std::string(enabled ? "true" : "false") + R"(,"AttributeName":")" +
+                                               attribute + R"("}})");
+  };
+  const char kCooldown[] = "Time to live has been modified multiple times within a fixed interval";
+  ASSERT_EQ(200, update(true, "expires").status);  // the first change has no cooldown before it
+  server.clock().Advance(3590 * 1000);             // the clock runs on: leave it some seconds
+  HttpResult r = update(false, "expires");
+  EXPECT_EQ("ValidationException", r.ErrorName());
+  EXPECT_EQ(kCooldown, r.Message());
+  // The content checks come first.
+  EXPECT_EQ("TimeToLive is already enabled", update(true, "expires").Message());
+  EXPECT_EQ("TimeToLive is active on a different AttributeName: current AttributeName is expires",
+            update(false, "other").Message());
+  EXPECT_EQ(Canonical(R"({"TimeToLiveDescription":{"TimeToLiveStatus":"ENABLED","AttributeName":"expires"}})"),
+            server.Call("DescribeTimeToLive", R"({"TableName":"items"})").body);
+  // An hour after the change (the refusals did not extend it), the disable goes through and starts a new one.
+  server.clock().Advance(10 * 1000);
+  ASSERT_EQ(200, update(false, "expires").status);
+  EXPECT_EQ(kCooldown, update(true, "other").Message());
+  server.clock().Advance(3600 * 1000);
+  EXPECT_EQ(200, update(true, "other").status);
+}
+
 TEST(TimeToLivePersistenceTest, SettingSurvivesRestart) {
   char dir[] = "/tmp/dynapage-ttl-XXXXXX";
   ASSERT_NE(nullptr, mkdtemp(dir));

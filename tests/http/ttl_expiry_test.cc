@@ -4,11 +4,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <functional>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "engine/write/time_to_live.h"
 #include "tests/http/streams_test_util.h"
 
 namespace dynapage {
@@ -113,6 +116,51 @@ TEST_F(TtlExpiryTest, ItemUpdatedToALaterTimeSurvives) {
   ASSERT_EQ(200, r.status) << r.Describe();
   EXPECT_EQ(0, Sweep(server_));
   EXPECT_EQ(Strings({"a"}), Ids());
+}
+
+// A clock that runs a hook when it is read for the n-th time. The sweep reads it once per item it scans, before it
+// takes the writer lock for the deletes: a hook there is a write that lands between the scan and the delete.
+class HookedClock : public Clock {
+ public:
+  HookedClock(int64_t millis, int nth, std::function<void()> hook) : millis_(millis), nth_(nth), hook_(hook) {}
+  int64_t NowMillis() const override {
+    if (++reads_ == nth_) hook_();
+    return millis_;
+  }
+
+ private:
+  const int64_t millis_;
+  const int nth_;
+  const std::function<void()> hook_;
+  mutable std::atomic<int> reads_{0};
+};
+
+// The delete is conditional on the item still being expired when it is deleted, not when it was scanned.
+TEST_F(TtlExpiryTest, ItemUpdatedBetweenTheScanAndTheDeleteSurvives) {
+  for (const char* id : {"a", "b", "c"}) Put(id, N(kNow - 5));
+  // The first two items are read and found expired; then, before anything is deleted, every item gets a later
+  // time ("c" too, so that whatever the scan order, two were read expired and changed since).
+  HookedClock clock(kNow * 1000, 2, [&] {
+    for (const char* id : {"a", "b", "c"}) {
+      HttpResult r = server_.Call("UpdateItem", std::string(R"({"TableName":"tab","Key":{"id":{"S":")") + id +
+                                                    R"("}},"UpdateExpression":"SET expires = :t",)"
+                                                    R"("ExpressionAttributeValues":{":t":)" +
+                                                    N(kNow + 60) + "}}");
+      EXPECT_EQ(200, r.status) << r.Describe();
+    }
+  });
+  RequestContext context;
+  context.clock = &clock;
+  uint64_t deleted = 99;
+  Status s = ExpireItems(server_.db().writes(), context, "tab", &deleted);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(0u, deleted);
+  EXPECT_EQ(Strings({"a", "b", "c"}), Ids());
+  EXPECT_EQ(Strings({"a", "b", "c"}), Ids("gsi"));
+  // No REMOVE record either: the stream has the puts and the updates only.
+  for (const std::string& event : Events(ReadAll(server_, LatestStreamArn(server_, "tab")))) {
+    EXPECT_NE("REMOVE", event.substr(0, 6)) << event;
+  }
 }
 
 TEST_F(TtlExpiryTest, SweepOfOneTableAndAdminErrors) {
