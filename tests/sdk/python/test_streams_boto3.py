@@ -112,6 +112,34 @@ def test_every_view_type_end_to_end(dynapage, view_type):
                                                                                              "REMOVE"]
 
 
+def test_partiql_writes_write_records_as_the_item_operations_do(dynapage):
+    # INSERT, UPDATE and DELETE statements (alone, batched and in a transaction) go through the write path like
+    # PutItem, UpdateItem and DeleteItem: one record each, with the images the view type asks for; a statement
+    # that changes nothing (a DELETE of a missing item) or fails (a duplicate INSERT) writes none.
+    ddb, streams = dynapage.client(), streams_client(dynapage)
+    arn = create_table(ddb, "statements", "NEW_AND_OLD_IMAGES")
+    ddb.execute_statement(Statement="INSERT INTO \"statements\" VALUE {'id': 'a', 'n': 1}")
+    with pytest.raises(ddb.exceptions.DuplicateItemException):
+        ddb.execute_statement(Statement="INSERT INTO \"statements\" VALUE {'id': 'a', 'n': 9}")
+    ddb.execute_statement(Statement="UPDATE \"statements\" SET n = 2 WHERE id = 'a'")
+    ddb.execute_statement(Statement="DELETE FROM \"statements\" WHERE id = 'missing'")
+    answer = ddb.batch_execute_statement(Statements=[
+        {"Statement": "INSERT INTO \"statements\" VALUE {'id': 'b'}"},
+        {"Statement": "INSERT INTO \"statements\" VALUE {'id': 'c'}"}])
+    assert all("Error" not in r for r in answer["Responses"]), answer
+    ddb.execute_transaction(TransactStatements=[
+        {"Statement": "DELETE FROM \"statements\" WHERE id = 'a'"},
+        {"Statement": "UPDATE \"statements\" SET n = 3 WHERE id = 'b'"}])
+    records = read_all(streams, arn)
+    assert [(r["eventName"], r["dynamodb"]["Keys"]["id"]["S"]) for r in records] == [
+        ("INSERT", "a"), ("MODIFY", "a"), ("INSERT", "b"), ("INSERT", "c"), ("REMOVE", "a"), ("MODIFY", "b")]
+    assert records[1]["dynamodb"]["OldImage"] == {"id": {"S": "a"}, "n": {"N": "1"}}
+    assert records[1]["dynamodb"]["NewImage"] == {"id": {"S": "a"}, "n": {"N": "2"}}
+    assert records[4]["dynamodb"]["OldImage"] == {"id": {"S": "a"}, "n": {"N": "2"}}
+    assert "NewImage" not in records[4]["dynamodb"]
+    assert records[5]["dynamodb"]["NewImage"] == {"id": {"S": "b"}, "n": {"N": "3"}}
+
+
 def test_a_polling_consumer_sees_every_record_once_in_order(dynapage):
     ddb, streams = dynapage.client(), streams_client(dynapage)
     arn = create_table(ddb, "polled", "KEYS_ONLY")
