@@ -68,6 +68,21 @@ std::string WriteRequestToken(const rapidjson::Value& entry) {
   return "";
 }
 
+// The members that continue a chain of pages: the token a request sends back, the one an answer hands out, and
+// what counts a page's items.
+struct ChainMembers {
+  const char* start;
+  const char* next;
+  const char* count;
+};
+
+std::optional<ChainMembers> ChainMembersOf(std::string_view operation) {
+  if (operation == "Query" || operation == "Scan")
+    return ChainMembers{"ExclusiveStartKey", "LastEvaluatedKey", "Count"};
+  if (operation == "ListTables") return ChainMembers{"ExclusiveStartTableName", "LastEvaluatedTableName", "TableNames"};
+  if (operation == "ExecuteStatement") return ChainMembers{"NextToken", "NextToken", "Items"};
+  return std::nullopt;
+}
 
 }  // namespace
 
@@ -122,15 +137,16 @@ void PaginationAudit::Observe(std::string_view operation, std::string_view acces
     Issue(id, std::move(c));
     return;
   }
-  if (operation == "Query" || operation == "Scan" || operation == "ListTables") {
-    bool list = operation == "ListTables";
+  if (std::optional<ChainMembers> members = ChainMembersOf(operation)) {
+    const bool list = operation == "ListTables";
+    const bool statement = operation == "ExecuteStatement";
     Continuation c;
     c.operation = std::string(operation);
-    c.table = list ? "" : Text(request, "TableName");
-    c.index = list ? "" : Text(request, "IndexName");
-    const rapidjson::Value* start = Member(request, list ? "ExclusiveStartTableName" : "ExclusiveStartKey");
+    c.table = statement ? issued.statement.table : list ? "" : Text(request, "TableName");
+    c.index = statement ? issued.statement.index : list ? "" : Text(request, "IndexName");
+    const rapidjson::Value* start = Member(request, members->start);
     if (start) Follow(Identity(access_key, operation, c.table, c.index, CanonicalMap(*start)), &c);
-    const rapidjson::Value* next = Member(response, list ? "LastEvaluatedTableName" : "LastEvaluatedKey");
+    const rapidjson::Value* next = Member(response, members->next);
     if (!next) return;
     c.key_condition = Text(request, "KeyConditionExpression");
     if (c.key_condition.empty() && Member(request, "KeyConditions")) c.key_condition = "KeyConditions";
@@ -142,10 +158,11 @@ void PaginationAudit::Observe(std::string_view operation, std::string_view acces
       if (segment->IsInt64())
         c.filter.append(c.filter.empty() ? "" : "; ").append("Segment ").append(std::to_string(segment->GetInt64()));
     }
+    if (statement) c.statement = Text(request, "Statement");
     c.access_key = std::string(access_key);
     c.request_id = std::string(request_id);
     c.pages_read++;
-    const rapidjson::Value* count = Member(response, list ? "TableNames" : "Count");
+    const rapidjson::Value* count = Member(response, members->count);
     if (count && count->IsUint64()) c.items_read += count->GetUint64();
     if (count && count->IsArray()) c.items_read += count->Size();
     c.token_json = CompactJson(*next);
@@ -197,9 +214,10 @@ void PaginationAudit::Observe(std::string_view operation, std::string_view acces
 }
 
 void PaginationAudit::CountLeft(const ReplayRequest& replay, Continuation* c, uint64_t* budget) {
-  const bool list = c->operation == "ListTables";
-  const char* start_member = list ? "ExclusiveStartTableName" : "ExclusiveStartKey";
-  const char* next_member = list ? "LastEvaluatedTableName" : "LastEvaluatedKey";
+  std::optional<ChainMembers> members = ChainMembersOf(c->operation);
+  if (!members) return;
+  const char* start_member = members->start;
+  const char* next_member = members->next;
   rapidjson::Document request;
   request.Parse(c->request_json.data(), c->request_json.size());
   rapidjson::Document token;
@@ -218,7 +236,7 @@ void PaginationAudit::CountLeft(const ReplayRequest& replay, Continuation* c, ui
     answer.Parse(body->data(), body->size());
     if (answer.HasParseError() || !answer.IsObject()) return;
     pages++;
-    const rapidjson::Value* count = Member(answer, list ? "TableNames" : "Count");
+    const rapidjson::Value* count = Member(answer, members->count);
     if (count && count->IsUint64()) items += count->GetUint64();
     if (count && count->IsArray()) items += count->Size();
     const rapidjson::Value* next = Member(answer, next_member);
@@ -268,6 +286,7 @@ std::string PaginationAudit::ReportJson(const ReplayRequest* replay) const {
     WriteOptionalText(&w, "index", c.index);
     WriteOptionalText(&w, "key_condition", c.key_condition);
     WriteOptionalText(&w, "filter", c.filter);
+    WriteOptionalText(&w, "statement", c.statement);
     WriteOptionalText(&w, "access_key", c.access_key);
     WriteOptionalText(&w, "request_id", c.request_id);
     w.Key("pages_read");
@@ -307,10 +326,11 @@ std::string PaginationAudit::Summary(const ReplayRequest* replay) const {
     out += "  abandoned: " + c.operation + (c.table.empty() ? "" : " " + c.table) +
            (c.index.empty() ? "" : " index " + c.index) +
            (c.key_condition.empty() ? "" : " key condition \"" + c.key_condition + "\"") +
-           (c.filter.empty() ? "" : " filter \"" + c.filter + "\"") + " after " + std::to_string(c.pages_read) +
-           " page(s), " + std::to_string(c.items_read) + (c.operation == "GetRecords" ? " record(s)" : " item(s)") +
-           "; " + left + " left at " + c.token_json + (c.times > 1 ? " (" + std::to_string(c.times) + " times)" : "") +
-           "\n";
+           (c.filter.empty() ? "" : " filter \"" + c.filter + "\"") +
+           (c.statement.empty() ? "" : " statement \"" + c.statement + "\"") + " after " +
+           std::to_string(c.pages_read) + " page(s), " + std::to_string(c.items_read) +
+           (c.operation == "GetRecords" ? " record(s)" : " item(s)") + "; " + left + " left at " + c.token_json +
+           (c.times > 1 ? " (" + std::to_string(c.times) + " times)" : "") + "\n";
   }
   return out;
 }

@@ -1,19 +1,19 @@
 // PaginationAudit: every continuation dynapage hands out, and whether the same caller followed it
 // (docs/testing-pagination.md, "The pagination audit").
 //
-// A continuation is a LastEvaluatedKey of Query or Scan, a LastEvaluatedTableName of ListTables, one unprocessed
-// request of BatchWriteItem (UnprocessedItems) or BatchGetItem (UnprocessedKeys), or a NextShardIterator of
-// GetRecords. It is identified by the caller's access key, the operation, the table and index, and the token
-// itself (a key's attributes in name order, so a client that reorders them still matches). A later request of the
-// same caller that carries the token (an ExclusiveStartKey, ExclusiveStartTableName, ShardIterator, or the same
-// put, delete or key again) follows it; whatever is never followed is abandoned: the report names the operation,
-// table, index, key condition and filter, the pages and items read so far, what was left, and the token where the
-// reading stopped. A NextShardIterator handed out when the shard held no record after it (the reader had caught
-// up) is not abandoned when it is left: a stream reader stops there.
+// A continuation is a LastEvaluatedKey of Query or Scan, a LastEvaluatedTableName of ListTables, a NextToken of
+// ExecuteStatement, one unprocessed request of BatchWriteItem (UnprocessedItems) or BatchGetItem (UnprocessedKeys),
+// or a NextShardIterator of GetRecords. It is identified by the caller's access key, the operation, the table and
+// index, and the token itself (a key's attributes in name order, so a client that reorders them still matches). A
+// later request of the same caller that carries the token (an ExclusiveStartKey, ExclusiveStartTableName,
+// NextToken, ShardIterator, or the same put, delete or key again) follows it; whatever is never followed is abandoned:
+// the report names the operation, table, index, key condition and filter, the pages and items read so far, what was
+// left, and the token where the reading stopped. A NextShardIterator handed out when the shard held no record after it
+// (the reader had caught up) is not abandoned when it is left: a stream reader stops there.
 //
-// What was left is counted when the report is made: for Query, Scan and ListTables by reading the rest of the
-// chain again (as the same caller, without chaos, at the server's page size, so "now"), for a batch one request,
-// for GetRecords the records the shard held after the iterator when it was handed out.
+// What was left is counted when the report is made: for Query, Scan, ListTables and ExecuteStatement by reading the
+// rest of the chain again (as the same caller, without chaos, at the server's page size, so "now"), for a batch one
+// request, for GetRecords the records the shard held after the iterator when it was handed out.
 //
 // Thread-safe. At most kMaxOpenContinuations are remembered; more are counted but not kept.
 
@@ -43,10 +43,16 @@ constexpr uint64_t kMaxReplayedPages = 10000;
 using ReplayRequest = std::function<std::optional<std::string>(
     std::string_view operation, const std::string& authorization, const std::string& body)>;
 
+// The table and index a PartiQL statement names (empty when it names none).
+struct StatementTarget {
+  std::string table, index;
+};
+
 // What an answer handed out besides its body.
 struct IssuedContinuation {
   std::string_view authorization;       // the request's Authorization header (to read the rest of a chain again)
   uint64_t records_after_iterator = 0;  // GetRecords: records after its NextShardIterator
+  StatementTarget statement;            // ExecuteStatement: what its statement names
 };
 
 class PaginationAudit {
@@ -65,12 +71,12 @@ class PaginationAudit {
 
  private:
   struct Continuation {
-    std::string operation, table, index, key_condition, filter, access_key, request_id;
+    std::string operation, table, index, key_condition, filter, statement, access_key, request_id;
     std::string token_json;  // what the client should have sent back
     uint64_t pages_read = 0;
     uint64_t items_read = 0;
     uint64_t times = 1;  // handed out this many times without being followed in between
-    // Query, Scan, ListTables: the request and its Authorization header, to read the rest again.
+    // Query, Scan, ListTables, ExecuteStatement: the request and its Authorization header, to read the rest again.
     std::string request_json, authorization;
     std::optional<uint64_t> pages_left, items_left;  // known at issue time (batches, GetRecords)
     bool caught_up = false;                          // GetRecords: nothing followed the iterator when it was handed out
@@ -79,8 +85,8 @@ class PaginationAudit {
   // Follows the token if it was handed out: *chain gets the pages and items read before it.
   void Follow(const std::string& id, Continuation* chain);
   void Issue(const std::string& id, Continuation continuation);
-  // Reads the rest of c's Query, Scan or ListTables chain again, at most *budget pages (taken from it), and sets
-  // what c left; leaves it unknown if the reading fails or runs out of budget.
+  // Reads the rest of c's Query, Scan, ListTables or ExecuteStatement chain again, at most *budget pages (taken from
+  // it), and sets what c left; leaves it unknown if the reading fails or runs out of budget.
   static void CountLeft(const ReplayRequest& replay, Continuation* c, uint64_t* budget);
   // The abandoned continuations, with what each left counted (replay may be null).
   std::vector<Continuation> Abandoned(const ReplayRequest* replay) const;

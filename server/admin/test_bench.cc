@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "engine/base/check.h"
+#include "engine/expressions/partiql_parser.h"
 #include "server/admin/admin_json.h"
 
 namespace dynapage {
@@ -28,15 +29,32 @@ std::string_view Text(const rapidjson::Value& object, const char* member) {
   return std::string_view(m->value.GetString(), m->value.GetStringLength());
 }
 
-// The tables a request names: TableName, the tables of a batch's RequestItems, or those of a transaction's items.
-std::vector<std::string_view> TablesOf(const rapidjson::Value& body) {
-  std::vector<std::string_view> tables;
+// The table and index a PartiQL statement reads or writes ("t" of FROM "t"."i", INSERT INTO "t", UPDATE "t",
+// DELETE FROM "t"), found by the PartiQL parser; a statement that does not parse names none.
+StatementTarget TargetOfStatement(std::string_view statement) {
+  PartiqlStatement parsed;
+  if (statement.empty() || !ParsePartiql(statement, &parsed).ok()) return {};
+  return {std::move(parsed.table), parsed.index.value_or("")};
+}
+
+// What a request names: TableName, the tables of a batch's RequestItems, those of a transaction's items, those of
+// PartiQL statements (ExecuteStatement, BatchExecuteStatement, ExecuteTransaction); IndexName, or the index an
+// ExecuteStatement reads.
+struct RequestTargets {
+  std::vector<std::string> tables;
+  std::string index;
+};
+
+RequestTargets TargetsOf(const rapidjson::Value& body) {
+  RequestTargets targets;
+  std::vector<std::string>& tables = targets.tables;
+  targets.index = std::string(Text(body, "IndexName"));
   std::string_view table = Text(body, "TableName");
-  if (!table.empty()) tables.push_back(table);
+  if (!table.empty()) tables.emplace_back(table);
   // DynamoDB Streams: the table of the stream, or of the stream of the shard iterator.
   for (const char* member : {"StreamArn", "ShardIterator"}) {
     std::string_view stream_table = TableOfStreamArn(Text(body, member));
-    if (!stream_table.empty()) tables.push_back(stream_table);
+    if (!stream_table.empty()) tables.emplace_back(stream_table);
   }
   auto items = body.FindMember("RequestItems");
   if (items != body.MemberEnd() && items->value.IsObject()) {
@@ -49,10 +67,21 @@ std::vector<std::string_view> TablesOf(const rapidjson::Value& body) {
     for (const auto& action : transact->value.GetArray()) {
       if (!action.IsObject() || action.MemberCount() == 0) continue;
       std::string_view name = Text(action.MemberBegin()->value, "TableName");
-      if (!name.empty()) tables.push_back(name);
+      if (!name.empty()) tables.emplace_back(name);
     }
   }
-  return tables;
+  StatementTarget single = TargetOfStatement(Text(body, "Statement"));
+  if (!single.table.empty()) tables.push_back(std::move(single.table));
+  if (targets.index.empty()) targets.index = std::move(single.index);
+  for (const char* list_member : {"Statements", "TransactStatements"}) {
+    auto list = body.FindMember(list_member);
+    if (list == body.MemberEnd() || !list->value.IsArray()) continue;
+    for (const auto& entry : list->value.GetArray()) {
+      StatementTarget target = TargetOfStatement(Text(entry, "Statement"));
+      if (!target.table.empty()) tables.push_back(std::move(target.table));
+    }
+  }
+  return targets;
 }
 
 size_t TransactItemCount(const rapidjson::Value& body) {
@@ -82,7 +111,7 @@ std::string_view ErrorNameOf(const std::string& body) {
 
 bool IsContinued(std::string_view operation) {
   return operation == "Query" || operation == "Scan" || operation == "ListTables" || operation == "BatchWriteItem" ||
-         operation == "BatchGetItem" || operation == "GetRecords";
+         operation == "BatchGetItem" || operation == "GetRecords" || operation == "ExecuteStatement";
 }
 
 std::string UtcNow() {
@@ -96,7 +125,6 @@ std::string UtcNow() {
                 tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(millis));
   return text;
 }
-
 
 }  // namespace
 
@@ -250,12 +278,12 @@ std::string TestBench::AuditSummary() const {
   return audit_->Summary(&replay);
 }
 
-std::optional<uint64_t> TestBench::ChaosSeedFor(const std::vector<std::string_view>& tables) {
+std::optional<uint64_t> TestBench::ChaosSeedFor(const std::vector<std::string>& tables) {
   std::lock_guard<std::mutex> lock(chaos_mu_);
   std::optional<uint64_t> seed = chaos_seed_;
-  for (std::string_view table : tables) {
+  for (const std::string& table : tables) {
     if (seed) break;
-    auto it = table_chaos_.find(std::string(table));
+    auto it = table_chaos_.find(table);
     if (it != table_chaos_.end()) seed = it->second;
   }
   if (!seed) return std::nullopt;
@@ -268,10 +296,10 @@ bool TestBench::Before(HookedRequest* request, RequestContext* context, WireResp
   request->start_nanos = SteadyNanos();
   const rapidjson::Value& body = *request->body;
   if (log_ || metrics_ || audit_) context->counters = &request->counters;
-  std::vector<std::string_view> tables;
-  if (chaos_on_ || faults_on_) tables = TablesOf(body);
+  RequestTargets targets;
+  if (chaos_on_ || faults_on_) targets = TargetsOf(body);
   if (chaos_on_) {
-    if (std::optional<uint64_t> seed = ChaosSeedFor(tables)) {
+    if (std::optional<uint64_t> seed = ChaosSeedFor(targets.tables)) {
       request->policies.page_chaos = true;
       request->policies.chaos_seed = *seed;
       context->policies = &request->policies;
@@ -280,8 +308,8 @@ bool TestBench::Before(HookedRequest* request, RequestContext* context, WireResp
   if (!faults_on_) return false;
   FaultTarget target;
   target.operation = request->operation;
-  target.tables = std::move(tables);
-  target.index = Text(body, "IndexName");
+  target.tables.assign(targets.tables.begin(), targets.tables.end());
+  target.index = targets.index;
   target.access_key = AccessKeyOf(request->wire->authorization);
   FaultDecision decision = faults_.Decide(target);
   if (!decision.fired) return false;
@@ -319,6 +347,7 @@ void TestBench::After(const HookedRequest& request, const WireResponse& response
       IssuedContinuation issued;
       issued.authorization = request.wire->authorization;
       issued.records_after_iterator = counters.records_after_iterator;
+      if (request.operation == "ExecuteStatement") issued.statement = TargetOfStatement(Text(body, "Statement"));
       audit_->Observe(request.operation, AccessKeyOf(request.wire->authorization), request.wire->request_id, body,
                       answer, issued);
     }
@@ -334,10 +363,11 @@ void TestBench::After(const HookedRequest& request, const WireResponse& response
   w.String(UtcNow().c_str());
   WriteOptionalText(&w, "request_id", request.wire->request_id);
   WriteOptionalText(&w, "operation", request.operation);
+  RequestTargets targets = TargetsOf(body);
   std::string tables;
-  for (std::string_view table : TablesOf(body)) tables.append(tables.empty() ? "" : ",").append(table);
+  for (const std::string& table : targets.tables) tables.append(tables.empty() ? "" : ",").append(table);
   WriteOptionalText(&w, "table", tables);
-  WriteOptionalText(&w, "index", Text(body, "IndexName"));
+  WriteOptionalText(&w, "index", targets.index);
   w.Key("status");
   w.Int(response.drop_connection ? 0 : response.status);
   WriteOptionalText(&w, "error", response.drop_connection ? "connection dropped" : error);

@@ -77,7 +77,7 @@ class TestBench : public RequestHooks {
  private:
   void Rearm();
   // The chaos seed for a request touching tables, if page chaos applies to it.
-  std::optional<uint64_t> ChaosSeedFor(const std::vector<std::string_view>& tables);
+  std::optional<uint64_t> ChaosSeedFor(const std::vector<std::string>& tables);
 
   // A request the audit makes to count what a chain left (ReplayRequest); nothing without ServeReplays().
   std::optional<std::string> Replay(std::string_view operation, const std::string& authorization,

@@ -99,7 +99,8 @@ TEST(PageChaos, EveryItemExactlyOnceForManySeeds) {
   TestServer server;
   LoadTables(server, 30);
   const std::vector<std::pair<std::string, std::string>> reads = {
-      {"Query", R"({"TableName":"tab","KeyConditionExpression":"pk = :p","ExpressionAttributeValues":{":p":{"S":"a"}}})"},
+      {"Query",
+       R"({"TableName":"tab","KeyConditionExpression":"pk = :p","ExpressionAttributeValues":{":p":{"S":"a"}}})"},
       {"Query", R"({"TableName":"tab","KeyConditionExpression":"pk = :p","ScanIndexForward":false,
                     "ExpressionAttributeValues":{":p":{"S":"b"}}})"},
       {"Query", R"({"TableName":"tab","KeyConditionExpression":"pk = :p AND sk BETWEEN :lo AND :hi","Limit":4,
@@ -521,6 +522,96 @@ TEST(FaultRules, NthEveryAndOtherTablesUntouched) {
   r = server.Call("GetItem", R"({"TableName":"other","Key":{"pk":{"S":"a"}}})");
   EXPECT_EQ(500, r.status);
   EXPECT_EQ("InternalServerError", r.ErrorName());
+}
+
+// PartiQL (docs/partiql.md): the table of an ExecuteStatement is the one its statement names.
+std::vector<std::string> ReadAllByStatement(TestServer& server, const std::string& statement, int* pages) {
+  std::vector<std::string> items;
+  std::string token;
+  for (*pages = 0; *pages < 10000;) {
+    std::string body = R"({"Statement":)" + statement + (token.empty() ? "" : R"(,"NextToken":)" + token) + "}";
+    HttpResult r = server.Call("ExecuteStatement", body);
+    EXPECT_EQ(200, r.status) << r.Describe();
+    if (r.status != 200) break;
+    ++*pages;
+    for (const auto& item : r.json["Items"].GetArray()) items.push_back(JsonText(item));
+    if (!r.Has("NextToken")) break;
+    token = JsonText(r.json["NextToken"]);
+  }
+  return items;
+}
+
+TEST(PageChaos, PerTableReachesExecuteStatement) {
+  TestServer server;
+  LoadTables(server, 30);
+  ASSERT_EQ(200, Admin(server, "POST", "/_dynapage/chaos", R"({"seed":3,"table":"hsh"})").status);
+  int pages = 0;
+  EXPECT_EQ(60u, ReadAllByStatement(server, R"("SELECT * FROM \"tab\"")", &pages).size());
+  EXPECT_EQ(1, pages);
+  int hsh_pages = 0;
+  for (int i = 0; i < 5; i++) {
+    std::vector<std::string> items = ReadAllByStatement(server, R"("SELECT * FROM \"hsh\"")", &pages);
+    EXPECT_EQ(30u, std::set<std::string>(items.begin(), items.end()).size());
+    EXPECT_EQ(30u, items.size());
+    hsh_pages += pages;
+  }
+  EXPECT_GT(hsh_pages, 5);
+}
+
+TEST(FaultRules, TableRuleFiresOnPartiqlStatements) {
+  TestServer server;
+  LoadTables(server, 2);
+  ASSERT_EQ(200, Admin(server, "POST", "/_dynapage/faults", R"({"table":"hsh","error":"ThrottlingException"})").status);
+  const std::string hsh = R"("SELECT * FROM \"hsh\" WHERE pk = 'h000'")";
+  HttpResult r = server.Call("ExecuteStatement", R"({"Statement":)" + hsh + "}");
+  EXPECT_EQ("ThrottlingException", r.ErrorName()) << r.Describe();
+  r = server.Call("ExecuteStatement", R"({"Statement":"UPDATE \"hsh\" SET v = 1 WHERE pk = 'h000'"})");
+  EXPECT_EQ("ThrottlingException", r.ErrorName()) << r.Describe();
+  r = server.Call("BatchExecuteStatement", R"({"Statements":[{"Statement":"SELECT * FROM \"tab\" WHERE pk = 'a' )"
+                                           R"(AND sk = '000'"},{"Statement":)" +
+                                               hsh + "}]}");
+  EXPECT_EQ("ThrottlingException", r.ErrorName()) << r.Describe();
+  r = server.Call("ExecuteTransaction",
+                  R"({"TransactStatements":[{"Statement":"DELETE FROM \"hsh\" WHERE pk = 'x'"}]})");
+  EXPECT_EQ("ThrottlingException", r.ErrorName()) << r.Describe();
+  // Other tables, and a statement that does not parse (it names no table), are untouched.
+  EXPECT_EQ(200, server.Call("ExecuteStatement", R"({"Statement":"SELECT * FROM \"tab\" WHERE pk = 'a'"})").status);
+  r = server.Call("ExecuteStatement", R"({"Statement":"SELEC * FROM \"hsh\""})");
+  EXPECT_EQ("ValidationException", r.ErrorName()) << r.Describe();
+}
+
+TEST(PaginationAudit, ExecuteStatementNextTokensAbandonedAndFollowed) {
+  TestServerOptions options;
+  options.bench.audit_pagination = true;
+  TestServer server(options);
+  LoadTables(server, 30);
+  // Followed to the end: nothing abandoned.
+  int pages = 0;
+  EXPECT_EQ(30u, ReadAllByStatement(server, R"("SELECT * FROM \"hsh\"","Limit":7)", &pages).size());
+  EXPECT_EQ(5, pages);
+  // Two pages of four read, then given up: 22 items left.
+  const std::string statement = R"("SELECT * FROM \"tab\" WHERE pk = 'a'","Limit":4)";
+  std::string token;
+  for (int page = 0; page < 2; page++) {
+    HttpResult r = server.Call(
+        "ExecuteStatement", R"({"Statement":)" + statement + (token.empty() ? "" : R"(,"NextToken":)" + token) + "}");
+    ASSERT_EQ(200, r.status) << r.Describe();
+    ASSERT_TRUE(r.Has("NextToken"));
+    token = JsonText(r.json["NextToken"]);
+  }
+  HttpResult report = Admin(server, "GET", "/_dynapage/pagination");
+  ASSERT_EQ(200, report.status) << report.Describe();
+  ASSERT_EQ(1u, report.json["abandoned"].Size()) << report.body;
+  EXPECT_EQ(report.json["issued"].GetUint64(), report.json["followed"].GetUint64() + 1);
+  const rapidjson::Value& a = report.json["abandoned"][0];
+  EXPECT_EQ("ExecuteStatement", std::string(a["operation"].GetString()));
+  EXPECT_EQ("tab", std::string(a["table"].GetString()));
+  EXPECT_EQ("SELECT * FROM \"tab\" WHERE pk = 'a'", std::string(a["statement"].GetString()));
+  EXPECT_EQ(2u, a["pages_read"].GetUint64());
+  EXPECT_EQ(8u, a["items_read"].GetUint64());
+  EXPECT_EQ(22u, a["items_left"].GetUint64()) << report.body;
+  EXPECT_GE(a["pages_left"].GetUint64(), 6u);
+  EXPECT_EQ(token, JsonText(a["continuation"]));
 }
 
 TEST(FaultRules, TransactionCanceledHasAReasonPerAction) {
