@@ -33,6 +33,7 @@ enum class ErrorCode {
   kInternal,                    // InternalServerError (HTTP 500)
   kTableNotFound,               // TableNotFoundException (the backup operations' "no such table")
   kDuplicateItem,               // DuplicateItemException (PartiQL INSERT of an existing key)
+  kAccessDenied,                // AccessDeniedException (a ResourceArn that is no ARN at all)
 };
 
 // What a shared check found, where an operation words that error its own way. kNone for everything else.

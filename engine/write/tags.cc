@@ -15,6 +15,21 @@ Status CheckArn(const std::string& arn) {
   return Status::OK();
 }
 
+// True if text matches ^.+:.+:.+:.+:.+:.+/.+$ (the shape dynalite records DynamoDB checking), in one pass: no
+// regular expression, whose backtracking over seven ".+" could take time polynomial in the ARN's length.
+bool HasArnShape(std::string_view text) {
+  size_t slash = text.size() < 2 ? std::string_view::npos : text.rfind('/', text.size() - 2);
+  if (slash == std::string_view::npos) return false;
+  std::string_view parts = text.substr(0, slash);  // must be .+(:.+){5}; the earliest colons leave most room
+  size_t from = 1;
+  for (int colon = 0; colon < 5; colon++) {
+    size_t at = from < parts.size() ? parts.find(':', from) : std::string_view::npos;
+    if (at == std::string_view::npos) return false;
+    from = at + 2;
+  }
+  return from <= parts.size();
+}
+
 // The name of the table whose ARN is arn.
 Status FindTableByArn(const Catalog& catalog, const std::string& arn, std::string* name) {
   std::vector<std::string> names;
@@ -57,6 +72,14 @@ Status CheckTagSet(const std::map<std::string, std::string>& tags) {
     }
   }
   return Status::OK();
+}
+
+Status CheckArnShape(const RequestContext& ctx, const char* operation, const std::string& arn) {
+  // An empty ARN is the service model's length constraint to refuse (1 to 1,283 characters).
+  if (arn.empty() || HasArnShape(arn)) return Status::OK();
+  return Status::Error(ErrorCode::kAccessDenied, "User: arn:aws:iam::" + ctx.caller.account_id +
+                                                     ":root is not authorized to perform: dynamodb:" + operation +
+                                                     " on resource: " + arn);
 }
 
 Status TagResource(WritePath& write_path, const RequestContext& ctx, const std::string& arn,

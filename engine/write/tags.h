@@ -1,7 +1,8 @@
 // Tags: TagResource, UntagResource and ListTagsOfResource, on a table named by its ARN; the tags are kept in its
 // TableDefinition.
 //
-// Refusals, in this order (dynalite's wording, which follows DynamoDB's): a ResourceArn that is not a table ARN
+// Refusals, in this order (dynalite's wording, which follows DynamoDB's): a ResourceArn that is no ARN at all
+// (CheckArnShape, before the request's other members are checked) is AccessDeniedException; one that is not a table ARN
 // (arn:aws:dynamodb:<region>:<account>:table/<name>) is ValidationException "Invalid TableArn: Invalid
 // ResourceArn provided as input <arn>"; an empty tag list "Atleast one Tag needs to be provided as Input." and an
 // empty key list "Atleast one Tag Key needs to be provided as Input." (sic); an ARN naming no table is
@@ -37,6 +38,12 @@ Status UntagResource(WritePath& write_path, const RequestContext& ctx, const std
                      const std::vector<std::string>& keys);
 // The tags, by key.
 Status ListTagsOfResource(const Catalog& catalog, const std::string& arn, std::map<std::string, std::string>* tags);
+
+// OK if arn is empty (the length constraint's to refuse) or has the shape of an ARN (six non-empty ':'-separated
+// parts, the last holding a '/' with text on both sides); else DynamoDB's AccessDeniedException: "User:
+// arn:aws:iam::<account>:root is not authorized to perform: dynamodb:<operation> on resource: <arn>" (IAM finds no
+// resource to authorize against).
+Status CheckArnShape(const RequestContext& ctx, const char* operation, const std::string& arn);
 
 }  // namespace dynapage
 

@@ -13,6 +13,7 @@ Status HandleListTagsOfResource(OperationContext& ctx) {
   DP_RETURN_IF_ERROR(r.GetString("ResourceArn", &arn));
   DP_RETURN_IF_ERROR(r.GetString("NextToken", &next_token));  // never handed out: all tags fit one page
   if (!arn) return Status::Validation("Invalid TableArn");
+  DP_RETURN_IF_ERROR(CheckArnShape(ctx.context, "ListTagsOfResource", *arn));
   ConstraintErrors errors;
   CheckModelConstraints("ListTagsOfResource", ctx.request, &errors);
   DP_RETURN_IF_ERROR(errors.ToStatus());

@@ -13,6 +13,7 @@ Status HandleTagResource(OperationContext& ctx) {
   std::optional<std::string> arn;
   DP_RETURN_IF_ERROR(r.GetString("ResourceArn", &arn));
   if (!arn) return Status::Validation("Invalid TableArn");
+  DP_RETURN_IF_ERROR(CheckArnShape(ctx.context, "TagResource", *arn));
   ConstraintErrors errors;
   std::vector<std::pair<std::string, std::string>> tags;
   bool present = false;

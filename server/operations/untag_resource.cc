@@ -14,6 +14,7 @@ Status HandleUntagResource(OperationContext& ctx) {
   DP_RETURN_IF_ERROR(r.GetString("ResourceArn", &arn));
   DP_RETURN_IF_ERROR(r.GetStringList("TagKeys", &keys));
   if (!arn) return Status::Validation("Invalid TableArn");
+  DP_RETURN_IF_ERROR(CheckArnShape(ctx.context, "UntagResource", *arn));
   ConstraintErrors errors;
   if (!keys) errors.AddNull("tagKeys");
   CheckModelConstraints("UntagResource", ctx.request, &errors);

@@ -55,6 +55,10 @@ WireError ToWireError(const Status& status, const std::string& extra) {
       e.type = std::string(kCoralService) + "UnknownOperationException";
       e.body = Body(e.type, "message", msg.empty() ? nullptr : &msg, extra);
       break;
+    case ErrorCode::kAccessDenied:
+      e.type = std::string(kCoralService) + "AccessDeniedException";
+      e.body = Body(e.type, "Message", &msg, extra);
+      break;
     case ErrorCode::kInternal:
       e.http_status = 500;
       e.type = std::string(kDynamoDB) + "InternalServerError";

@@ -52,7 +52,7 @@ TEST_F(TagsTest, Refusals) {
             List("arn:aws:dynamodb:us-east-1:000000000000:index/x"));
   EXPECT_EQ("Invalid TableArn", server_.Call("ListTagsOfResource", "{}").Message());
   // The ARN is checked before the tags, the tags before the table.
-  EXPECT_EQ("Invalid TableArn: Invalid ResourceArn provided as input x", Tag("[]", "x").Message());
+  EXPECT_EQ("Invalid TableArn: Invalid ResourceArn provided as input a:b:c:d:e:f/g", Tag("[]", "a:b:c:d:e:f/g").Message());
   EXPECT_EQ("Atleast one Tag needs to be provided as Input.", Tag("[]", unknown).Message());
   EXPECT_EQ("Atleast one Tag needs to be provided as Input.", Tag("[]").Message());
   EXPECT_EQ("Atleast one Tag Key needs to be provided as Input.", Untag("[]").Message());
@@ -60,6 +60,44 @@ TEST_F(TagsTest, Refusals) {
             "must not be null",
             Tag(R"([{"Key":"k"}])").Message());
   EXPECT_EQ(R"({"Tags":[]})", List());
+}
+
+// A ResourceArn without the shape of an ARN (six ':'-separated parts, a '/' in the last) finds nothing IAM could
+// authorize: AccessDeniedException, before any other member is checked, naming the caller's account and the operation.
+TEST_F(TagsTest, AnythingButAnArnIsAccessDenied) {
+  const std::string denied = "User: arn:aws:iam::000000000000:root is not authorized to perform: dynamodb:";
+  for (const std::string arn : {"items", "x", "arn:aws:dynamodb:us-east-1:000000000000:table", "a:b:c:d:e/f",
+                                "a:b:c:d:e:f/", ":b:c:d:e:f/g", "a:b:c::e:f/g"}) {
+    HttpResult r = Tag("[]", arn);
+    EXPECT_EQ(400, r.status) << arn;
+    EXPECT_EQ("AccessDeniedException", r.ErrorName()) << arn;
+    EXPECT_EQ(denied + "TagResource on resource: " + arn, r.Message()) << arn;
+    EXPECT_EQ("AccessDeniedException: " + denied + "ListTagsOfResource on resource: " + arn, List(arn)) << arn;
+    r = server_.Call("UntagResource", R"({"ResourceArn":")" + arn + R"("})");
+    EXPECT_EQ(denied + "UntagResource on resource: " + arn, r.Message()) << arn;
+  }
+  HttpResult r = Tag("[]", "x");
+  EXPECT_EQ(std::string(R"({"__type":"com.amazon.coral.service#AccessDeniedException","Message":")") + denied +
+                R"(TagResource on resource: x"})",
+            r.body);
+  // An empty one is the length constraint's (ModelConstraintsTest).
+  EXPECT_EQ("ValidationException", server_.Call("TagResource", R"({"ResourceArn":"","Tags":[]})").ErrorName());
+  // ARN-shaped, however odd: the other checks answer.
+  for (const std::string arn : {"a:b:c:d:e:f/g", "a:b:c:d:e:f:g/h/i", "a/b:c:d:e:f:g/h"}) {
+    EXPECT_EQ("Invalid TableArn: Invalid ResourceArn provided as input " + arn, Tag("[]", arn).Message()) << arn;
+  }
+  // A 12-digit access key is its own account.
+  HttpRequest request;
+  request.headers = DynamoHeaders("ListTagsOfResource");
+  request.headers.erase("Authorization");
+  request.headers.emplace("Authorization",
+                          "AWS4-HMAC-SHA256 Credential=123456789012/20260101/us-east-1/dynamodb/aws4_request, "
+                          "SignedHeaders=host, Signature=0");
+  request.body = R"({"ResourceArn":"x"})";
+  HttpResult own = server_.Send(request);
+  EXPECT_EQ("User: arn:aws:iam::123456789012:root is not authorized to perform: dynamodb:ListTagsOfResource on "
+            "resource: x",
+            own.Message());
 }
 
 TEST_F(TagsTest, TagsBelongToTheTableNotItsName) {
