@@ -7,7 +7,7 @@
 #    freshly started dynapage) and sdk (boto3 and the AWS CLI with pytest, the JavaScript SDK with node --test).
 #    Then the container (scripts/docker-test.sh) and Terraform (scripts/terraform-test.sh) against that build.
 # 2. The checked build (build-checked/): Debug, so every DP_DCHECK (REQUIRES: precondition) is enforced, with
-#    AddressSanitizer and UndefinedBehaviorSanitizer; the unit and http tests again.
+#    AddressSanitizer and UndefinedBehaviorSanitizer; every test again (those measuring memory skip themselves).
 #
 # 3. Fuzzing: every libFuzzer target of fuzz/ for a fixed time (below).
 #
@@ -34,11 +34,11 @@ bash scripts/docker-test.sh "$BUILD_DIR/dynapage" || status=1
 bash scripts/terraform-test.sh "$BUILD_DIR/dynapage" || status=1
 
 if [ "${DYNAPAGE_CHECKED_BUILD:-1}" != 0 ]; then
-  echo "scripts/test.sh: the checked build (Debug, DP_DCHECK on, ASan + UBSan): unit and http tests"
+  echo "scripts/test.sh: the checked build (Debug, DP_DCHECK on, ASan + UBSan): every test"
   JOBS="$JOBS" BUILD_DIR=build-checked CMAKE_BUILD_TYPE=Debug DYNAPAGE_CMAKE_ARGS="-DDYNAPAGE_SANITIZE=ON" \
-    bash scripts/build.sh dynapage_unit_tests dynapage_http_tests
+    bash scripts/build.sh
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    ctest --test-dir build-checked --output-on-failure -j "$JOBS" -L 'unit|http' || status=1
+    ctest --test-dir build-checked --output-on-failure -j "$JOBS" || status=1
 fi
 
 # 3. Fuzzing (scripts/fuzz.sh): the libFuzzer targets of fuzz/, FUZZ_SECONDS each (default 30; about 5 minutes

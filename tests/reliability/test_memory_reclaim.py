@@ -2,13 +2,20 @@
 memory comes back, not how fast. tests/reliability/memory_figures.py prints the full figures (300,000 items).
 """
 
+import os
 import time
 
+import pytest
 from dynapage_client import Server
 from memory_figures import delete_all, fill
 
 MB = 1 << 20
 ITEMS = 60000  # ~60 MB of items: about one memtable and a table file
+
+# Under AddressSanitizer (the checked build) freed memory waits in the sanitizer's quarantine instead of going back
+# to the system, so what these tests measure is the sanitizer's, not dynapage's.
+pytestmark = pytest.mark.skipif(os.environ.get("DYNAPAGE_SANITIZED") == "1",
+                                reason="RSS under AddressSanitizer measures its quarantine")
 
 
 def rss_within(server, limit, seconds):
