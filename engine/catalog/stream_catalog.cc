@@ -4,7 +4,6 @@
 #include <rapidjson/stringbuffer.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <mutex>
 
 #include "engine/model/attribute_value_json.h"
@@ -97,9 +96,11 @@ uint64_t Fnv1a(std::string_view bytes, uint64_t hash) {
 }
 
 std::string FormatSequenceNumber(uint64_t seq) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "1%020llu", static_cast<unsigned long long>(seq));
-  return buf;
+  // "1" and the number in 20 digits, zero-padded: snprintf's format parsing cost ~1,000 instructions a record.
+  std::string text(21, '0');
+  text[0] = '1';
+  for (size_t i = text.size() - 1; seq != 0; i--, seq /= 10) text[i] = static_cast<char>('0' + seq % 10);
+  return text;
 }
 
 bool ParseSequenceNumber(std::string_view text, uint64_t* seq) {

@@ -49,10 +49,15 @@ TEST(StreamRecordsTest, RecordJsonCarriesTheViewTypesImagesAndSize) {
   EXPECT_EQ(6 + 6, d["dynamodb"]["SizeBytes"].GetInt64());
   EXPECT_FALSE(d.HasMember("userIdentity"));
   EXPECT_EQ(json, StreamRecordJson(stream, key, 3, 1700000000999, "eu-west-1", change));  // same id every run
+  // 32 lowercase hex digits, the same as every earlier version made for this stream and sequence number.
+  EXPECT_STREQ("e68df102e8ac4d23c2904ad35f9ea44c", d["eventID"].GetString());
 }
 
 TEST(StreamRecordsTest, SequenceNumbersRoundTrip) {
   EXPECT_EQ("100000000000000000001", FormatSequenceNumber(1));
+  EXPECT_EQ("100000000000000000000", FormatSequenceNumber(0));
+  EXPECT_EQ("100000000001234567890", FormatSequenceNumber(1234567890));
+  EXPECT_EQ("118446744073709551615", FormatSequenceNumber(UINT64_MAX));
   uint64_t seq = 0;
   ASSERT_TRUE(ParseSequenceNumber("100000000000000000042", &seq));
   EXPECT_EQ(42u, seq);
