@@ -279,9 +279,9 @@ struct SelectPlan {
   const TableDefinition* table = nullptr;
   const KeySchema* key = nullptr;  // the target's
   std::vector<AttributeValue> partitions;
-  bool forward = true;                         // the sort key's direction
-  std::vector<const PartiqlCondition*> rest;   // the conjuncts that are not pure pins: the filter
-  std::optional<int64_t> limit;                // evaluated items a page
+  bool forward = true;                        // the sort key's direction
+  std::vector<const PartiqlCondition*> rest;  // the conjuncts that are not pure pins: the filter
+  std::optional<int64_t> limit;               // evaluated items a page
 };
 
 // Fills what a Query and a Scan of the plan share: the target, the filter and the projected paths.
@@ -343,7 +343,8 @@ Status PartitionsPage(const Catalog& catalog, const RequestContext& read_ctx, co
       *next = SelectPosition{i, r.last_evaluated_key, {}};
       return Status::OK();
     }
-    bool full = (plan.limit && evaluated >= static_cast<uint64_t>(*plan.limit)) || counters.bytes_read >= max_page_bytes;
+    bool full =
+        (plan.limit && evaluated >= static_cast<uint64_t>(*plan.limit)) || counters.bytes_read >= max_page_bytes;
     if (full && i + 1 < plan.partitions.size()) {
       *next = SelectPosition{i + 1, std::nullopt, {}};
       return Status::OK();
@@ -523,8 +524,8 @@ Status ExecuteSelect(Database& db, const RequestContext& ctx, const PartiqlState
     plan.limit = std::min(plan.limit.value_or(kSeveralPartitionsPageItems), kSeveralPartitionsPageItems);
   }
   // The sort key leads ORDER BY over several partitions: only a merge of the partitions gives that order.
-  const bool merged = pinned && partitions.size() > 1 && !s.order_by.empty() &&
-                      s.order_by[0].path[0].name != key.hash.name;
+  const bool merged =
+      pinned && partitions.size() > 1 && !s.order_by.empty() && s.order_by[0].path[0].name != key.hash.name;
 
   const uint64_t fingerprint = Fingerprint(request);
   SelectPosition start;

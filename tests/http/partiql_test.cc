@@ -171,8 +171,8 @@ TEST_F(PartiqlTest, SeveralPartitionsComeInPagesOfAtMostTenItems) {
   for (const std::string limit : {"", ",\"Limit\":25", ",\"Limit\":10"}) {
     SCOPED_TRACE(limit);
     // The partitions in written order, each in sort-key order, every item once, at most 10 items a page.
-    EXPECT_EQ(written_order, ReadAll("SELECT * FROM tab WHERE pk IN ['c', 'a', 'b']", limit, &pages, nullptr,
-                                     &largest));
+    EXPECT_EQ(written_order,
+              ReadAll("SELECT * FROM tab WHERE pk IN ['c', 'a', 'b']", limit, &pages, nullptr, &largest));
     EXPECT_EQ(10u, largest);
     EXPECT_LE(8, pages);
     EXPECT_EQ(written_order,
@@ -180,8 +180,8 @@ TEST_F(PartiqlTest, SeveralPartitionsComeInPagesOfAtMostTenItems) {
     EXPECT_EQ(10u, largest);
   }
   // A smaller Limit cuts smaller pages.
-  EXPECT_EQ(written_order, ReadAll("SELECT * FROM tab WHERE pk IN ['c', 'a', 'b']", ",\"Limit\":7", &pages, nullptr,
-                                   &largest));
+  EXPECT_EQ(written_order,
+            ReadAll("SELECT * FROM tab WHERE pk IN ['c', 'a', 'b']", ",\"Limit\":7", &pages, nullptr, &largest));
   EXPECT_EQ(7u, largest);
   EXPECT_LE(11, pages);
   // The 10 are evaluated items: the filter runs after them, so a page returns fewer.
@@ -420,13 +420,15 @@ TEST_F(PartiqlTest, OverlappingUpdatePathsAreRefusedInPartiqlWording) {
   // DynamoDB's PartiQL gives the reason alone, without UpdateExpression's "Invalid UpdateExpression: ".
   HttpResult r = Execute("UPDATE tab SET v = 1 REMOVE v WHERE pk = 'a' AND sk = 0");
   EXPECT_EQ("ValidationException", r.ErrorName());
-  EXPECT_EQ("Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [v], "
-            "path two: [v]",
-            r.Message());
+  EXPECT_EQ(
+      "Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [v], "
+      "path two: [v]",
+      r.Message());
   r = Execute("UPDATE tab SET m.k = 1 SET m[0] = 2 WHERE pk = 'a' AND sk = 0");
-  EXPECT_EQ("Two document paths conflict with each other; must remove or rewrite one of these paths; path one: "
-            "[m, k], path two: [m, [0]]",
-            r.Message());
+  EXPECT_EQ(
+      "Two document paths conflict with each other; must remove or rewrite one of these paths; path one: "
+      "[m, k], path two: [m, [0]]",
+      r.Message());
 }
 
 TEST_F(PartiqlTest, DeleteOfAMissingItemIsNoError) {
@@ -523,15 +525,18 @@ TEST_F(PartiqlTest, BatchChargesWritesThatFailedTheirConditionToTheTotalOnly) {
   Fill("a", 2);
   ASSERT_EQ(200, server_.CreateTable("other", "pk", "S").status);
   Ok("INSERT INTO other VALUE {'pk': 'x'}");
-  auto statement = [](const std::string& text) { return "{\"Statement\":" + Quoted(text) + "}"; };
-  HttpResult r = server_.Call(
-      "BatchExecuteStatement",
-      "{\"ReturnConsumedCapacity\":\"INDEXES\",\"Statements\":[" +
-          statement("UPDATE tab SET v = 7 WHERE pk = 'a' AND sk = 0") + "," +
-          statement("UPDATE tab SET v = 7 WHERE pk = 'a' AND sk = 99") + "," +       // no such item
-          statement("INSERT INTO tab VALUE {'pk': 'a', 'sk': 1}") + "," +            // a duplicate
-          statement("DELETE FROM tab WHERE pk = 'zz' AND sk = 1 AND v = 1") + "," +  // missing: no condition fails
-          statement("INSERT INTO other VALUE {'pk': 'x'}") + "]}");                  // all of other's fail
+  std::string statements;
+  for (const char* text : {
+           "UPDATE tab SET v = 7 WHERE pk = 'a' AND sk = 0",
+           "UPDATE tab SET v = 7 WHERE pk = 'a' AND sk = 99",       // no such item
+           "INSERT INTO tab VALUE {'pk': 'a', 'sk': 1}",            // a duplicate
+           "DELETE FROM tab WHERE pk = 'zz' AND sk = 1 AND v = 1",  // missing: no condition fails
+           "INSERT INTO other VALUE {'pk': 'x'}",                   // all of other's fail
+       }) {
+    statements += std::string(statements.empty() ? "" : ",") + "{\"Statement\":" + Quoted(text) + "}";
+  }
+  HttpResult r = server_.Call("BatchExecuteStatement",
+                              "{\"ReturnConsumedCapacity\":\"INDEXES\",\"Statements\":[" + statements + "]}");
   ASSERT_EQ(200, r.status) << r.Describe();
   EXPECT_EQ("ConditionalCheckFailed", std::string(r.json["Responses"][1]["Error"]["Code"].GetString()));
   EXPECT_EQ("DuplicateItem", std::string(r.json["Responses"][2]["Error"]["Code"].GetString()));

@@ -583,7 +583,8 @@ TEST(FaultRules, TableRuleFiresOnPartiqlStatements) {
 TEST(FaultRules, IndexRuleFiresOnPartiqlStatementsReadingTheIndex) {
   TestServer server;
   LoadTables(server, 2);
-  ASSERT_EQ(200, Admin(server, "POST", "/_dynapage/faults", R"({"index":"by_g","error":"ThrottlingException"})").status);
+  ASSERT_EQ(200,
+            Admin(server, "POST", "/_dynapage/faults", R"({"index":"by_g","error":"ThrottlingException"})").status);
   const std::string on_index = R"({"Statement":"SELECT * FROM \"tab\".\"by_g\" WHERE g = 'g'"})";
   const std::string on_table = R"({"Statement":"SELECT * FROM \"tab\" WHERE pk = 'a' AND sk = '000'"})";
   HttpResult r = server.Call("ExecuteStatement", on_index);
