@@ -271,6 +271,47 @@ TEST_F(PartiqlTest, OrderByTheSortKeyOrdersAcrossPartitions) {
   EXPECT_EQ(R"([{"v":{"N":"14"}},{"v":{"N":"13"}},{"v":{"N":"12"}}])", JsonText(r.json["Items"]));
 }
 
+TEST_F(PartiqlTest, OrderByAnIndexSortKeyWithTiesOrdersAcrossPartitions) {
+  HttpResult r = server_.Call("CreateTable", R"({"TableName":"gtab","BillingMode":"PAY_PER_REQUEST",
+      "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"g","AttributeType":"S"},
+                              {"AttributeName":"n","AttributeType":"N"}],
+      "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],
+      "GlobalSecondaryIndexes":[{"IndexName":"byG","Projection":{"ProjectionType":"KEYS_ONLY"},
+          "KeySchema":[{"AttributeName":"g","KeyType":"HASH"},{"AttributeName":"n","KeyType":"RANGE"}]}]})");
+  ASSERT_EQ(200, r.status) << r.Describe();
+  for (int i = 0; i < 30; i++) {  // several entries of a partition share each n
+    Ok("INSERT INTO gtab VALUE {'pk': 'p" + std::to_string(i) + "', 'g': '" + (i % 2 ? "y" : "x") +
+       "', 'n': " + std::to_string(i % 5) + "}");
+  }
+  for (const bool descending : {false, true}) {
+    SCOPED_TRACE(descending);
+    const std::string statement =
+        std::string("SELECT g, n, pk FROM \"gtab\".\"byG\" WHERE g IN ['y', 'x'] ORDER BY n") +
+        (descending ? " DESC" : "");
+    std::vector<std::pair<int, std::string>> order;  // (n, g) as answered
+    std::set<std::string> keys;
+    std::string token;
+    for (int page = 0; page < 100; page++) {
+      r = Execute(statement, ",\"Limit\":3" + (token.empty() ? "" : ",\"NextToken\":" + Quoted(token)));
+      ASSERT_EQ(200, r.status) << r.Describe();
+      for (const auto& item : r.json["Items"].GetArray()) {
+        order.push_back({std::stoi(item["n"]["N"].GetString()), item["g"]["S"].GetString()});
+        EXPECT_TRUE(keys.insert(item["pk"]["S"].GetString()).second) << "an entry came twice";
+      }
+      if (!r.Has("NextToken")) break;
+      token = r.json["NextToken"].GetString();
+    }
+    EXPECT_EQ(30u, keys.size());
+    // n in the order asked; among equal n, the partitions in written order: y, then x.
+    for (size_t i = 1; i < order.size(); i++) {
+      auto rank = [&](const std::pair<int, std::string>& e) {
+        return std::make_pair(descending ? -e.first : e.first, e.second == "y" ? 0 : 1);
+      };
+      EXPECT_LE(rank(order[i - 1]), rank(order[i])) << i;
+    }
+  }
+}
+
 TEST_F(PartiqlTest, AFilterThatEmptiesPagesStillCarriesNextToken) {
   Fill("a", 40);
   int pages = 0, empty = 0;
@@ -320,6 +361,14 @@ TEST_F(PartiqlSmallPageTest, PagesStopAtMaxPageBytes) {
   ExpectEachOnce(ReadAll("SELECT * FROM tab", "", &pages), 40);
   EXPECT_LE(6, pages);
   ExpectEachOnce(ReadAll("SELECT * FROM tab WHERE pk = 'b'", ",\"Limit\":4", &pages), 20);
+  // A merged ORDER BY stops at the page size too, in order.
+  std::vector<std::string> merged = ReadAll("SELECT * FROM tab WHERE pk IN ['a', 'b'] ORDER BY sk DESC", "", &pages);
+  ASSERT_EQ(40u, merged.size());
+  EXPECT_LE(6, pages);
+  for (int i = 0; i < 20; i++) {
+    EXPECT_EQ("a/" + std::to_string(19 - i), merged[2 * i]);
+    EXPECT_EQ("b/" + std::to_string(19 - i), merged[2 * i + 1]);
+  }
 }
 
 class PartiqlPageChaosTest : public PartiqlTest {
