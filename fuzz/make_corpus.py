@@ -73,6 +73,22 @@ requests = [
     ("ListTables", "[" * 5000 + "]" * 5000),
     ("ListTables", '{"x":' + '{"a":' * 3000 + "1" + "}" * 3001),
     ("DeleteTable", '{"TableName":"cre"}'),
+    # PartiQL (docs/partiql.md): planned reads, writes, batches and transactions.
+    ("ExecuteStatement", json.dumps({"Statement": "SELECT * FROM \"rng\" WHERE pk IN ['k', 'p'] AND sk >= ? "
+                                                  "ORDER BY sk DESC", "Parameters": [{"N": "1"}], "Limit": 3})),
+    ("ExecuteStatement", json.dumps({"Statement": "INSERT INTO rng VALUE {'pk': 'k', 'sk': 2, 's': <<'a', 'b'>>, "
+                                                  "'m': {'x': [1, TRUE, NULL]}}"})),
+    ("ExecuteStatement", json.dumps({"Statement": "UPDATE rng SET a = list_append(a, [1]) SET n = set_add(n, <<3>>) "
+                                                  "REMOVE z WHERE pk = 'k' AND sk = 1 RETURNING ALL NEW *"})),
+    ("ExecuteStatement", json.dumps({"Statement": "SELECT g, a[1].b FROM \"rng\".\"gsi\" WHERE g = 'x' OR "
+                                                  "begins_with(pk, 'k')", "NextToken": "eyJmIjoiMSIsInAiOjB9"})),
+    ("BatchExecuteStatement", json.dumps({"Statements": [
+        {"Statement": "SELECT * FROM tab WHERE pk = ?", "Parameters": [{"S": "p"}], "ConsistentRead": True},
+        {"Statement": "SELECT s FROM rng WHERE pk = 'k' AND sk = 1"}], "ReturnConsumedCapacity": "INDEXES"})),
+    ("ExecuteTransaction", json.dumps({"TransactStatements": [
+        {"Statement": "EXISTS(SELECT * FROM rng WHERE pk = 'k' AND sk = 1 AND size(a) > 1)"},
+        {"Statement": "DELETE FROM tab WHERE pk = 'p'", "ReturnValuesOnConditionCheckFailure": "ALL_OLD"}],
+        "ClientRequestToken": "fuzz-token"})),
 ]
 http = [("%s\n%s" % r).encode() for r in requests]
 http.append(b'PutItem\n{"TableName":"tab","Item":{"pk":{"S":"\xff\xfe"}}}')

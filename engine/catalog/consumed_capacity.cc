@@ -41,6 +41,7 @@ void AddCapacity(const ConsumedCapacity& c, double factor, std::vector<ConsumedC
     sum = &by_table->back();
   }
   sum->table_units += factor * c.table_units;
+  sum->unattributed_units += factor * c.unattributed_units;
   for (const auto& [name, units] : c.global_index_units) sum->global_index_units[name] += factor * units;
   for (const auto& [name, units] : c.local_index_units) sum->local_index_units[name] += factor * units;
 }

@@ -19,9 +19,11 @@ struct ConsumedCapacity {
   std::map<std::string, double> global_index_units;
   std::map<std::string, double> local_index_units;
   bool is_read = true;
+  // Units in the total but on no arm: a BatchExecuteStatement write that failed its condition (docs/partiql.md).
+  double unattributed_units = 0;
 
   double total() const {
-    double sum = table_units;
+    double sum = table_units + unattributed_units;
     for (const auto& [name, units] : global_index_units) sum += units;
     for (const auto& [name, units] : local_index_units) sum += units;
     return sum;

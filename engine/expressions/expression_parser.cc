@@ -136,12 +136,8 @@ class Binder {
 
   // Records the overlap or conflict of two target paths (the earlier one first), if any.
   void CheckPathPair(const DocumentPath& one, const DocumentPath& two) {
-    PathRelation r = ComparePaths(one, two);
-    if (r == PathRelation::kDisjoint) return;
-    const char* what = r == PathRelation::kOverlap ? "overlap" : "conflict";
-    Record(kPathOverlap, std::string("Two document paths ") + what +
-                             " with each other; must remove or rewrite one of these paths; path one: " +
-                             FormatPath(one) + ", path two: " + FormatPath(two));
+    std::string clash = PathClashMessage(one, two);
+    if (!clash.empty()) Record(kPathOverlap, std::move(clash));
   }
 
   void CheckPathsDisjoint(const std::vector<DocumentPath>& paths) {
@@ -512,6 +508,19 @@ class Binder {
   ExpressionAttributes* attrs_;
   std::string errors_[kErrorKindCount];
 };
+
+}  // namespace
+
+std::string PathClashMessage(const DocumentPath& one, const DocumentPath& two) {
+  PathRelation r = ComparePaths(one, two);
+  if (r == PathRelation::kDisjoint) return "";
+  const char* what = r == PathRelation::kOverlap ? "overlap" : "conflict";
+  return std::string("Two document paths ") + what +
+         " with each other; must remove or rewrite one of these paths; path one: " + FormatPath(one) +
+         ", path two: " + FormatPath(two);
+}
+
+namespace {
 
 // The checks every expression kind makes before parsing.
 Status CheckText(std::string_view text, const char* expression_name) {

@@ -45,6 +45,11 @@ Status ParseCondition(std::string_view text, const char* expression_name, Expres
 // ("a, a.b") or conflict ("a.b, a[0]").
 Status ParseProjection(std::string_view text, ExpressionAttributes* attrs, std::vector<DocumentPath>* out);
 
+// Why two target paths of one update cannot both be written: "Two document paths overlap with each other; must
+// remove or rewrite one of these paths; path one: [a], path two: [a, b]" (or "conflict", for "a.b" and "a[0]");
+// "" when they are disjoint. PartiQL's UPDATE gives it as is, an UpdateExpression under its prefix.
+std::string PathClashMessage(const DocumentPath& one, const DocumentPath& two);
+
 // Parses an UpdateExpression (SET, REMOVE, ADD, DELETE clauses, each at most once). Rejects target paths that
 // overlap or conflict, operands whose type is known to be wrong from the :values alone, and (before the
 // syntax) more than kMaxUpdateOperators operators and functions: "Invalid UpdateExpression: The expression

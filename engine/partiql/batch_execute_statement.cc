@@ -1,5 +1,6 @@
 #include "engine/partiql/batch_execute_statement.h"
 
+#include <algorithm>
 #include <set>
 
 #include "engine/model/attribute_value_json.h"
@@ -94,6 +95,9 @@ Status BatchExecuteStatement(Database& db, const RequestContext& ctx, const std:
   }
 
   responses->assign(batch.size(), BatchStatementResponse());
+  // Writes that failed their condition are charged, in the total of their table's entry but on no arm; a table
+  // whose statements all failed gets no entry.
+  std::vector<ConsumedCapacity> failed_writes;
   for (size_t i = 0; i < batch.size(); i++) {
     BatchStatementResponse& response = (*responses)[i];
     if (!parsed[i].ok()) {
@@ -136,11 +140,23 @@ Status BatchExecuteStatement(Database& db, const RequestContext& ctx, const std:
     Status status = ExecuteParsedStatement(db, ctx, s, request, &keeper, &result);
     if (!status.ok()) {
       Fail(status, result.table_name, &response);
+      if (result.failed_write_units > 0) {
+        ConsumedCapacity charge;
+        charge.table_name = result.table_name;
+        charge.is_read = false;
+        charge.unattributed_units = result.failed_write_units;
+        failed_writes.push_back(std::move(charge));
+      }
       continue;
     }
     response.table_name = result.table_name;
     response.item = std::move(keeper.item_);
     for (const ConsumedCapacity& c : result.capacity) AddCapacity(c, 1, capacity);
+  }
+  for (const ConsumedCapacity& charge : failed_writes) {
+    bool has_entry = std::any_of(capacity->begin(), capacity->end(),
+                                 [&](const ConsumedCapacity& c) { return c.table_name == charge.table_name; });
+    if (has_entry) AddCapacity(charge, 1, capacity);
   }
   return Status::OK();
 }

@@ -19,14 +19,12 @@
 #include "engine/catalog/consumed_capacity.h"
 #include "engine/database/database.h"
 #include "engine/model/attribute_value.h"
+#include "engine/partiql/statement_request.h"
 
 namespace dynapage {
 
-struct BatchStatementRequest {
-  std::string statement;
-  std::vector<AttributeValue> parameters;
-  bool consistent_read = false;
-};
+// ReturnValuesOnConditionCheckFailure is accepted and, as on DynamoDB, not answered in a batch.
+using BatchStatementRequest = PartiqlStatementRequest;
 
 struct BatchStatementResponse {
   std::optional<std::string> table_name;

@@ -26,19 +26,16 @@
 #include "engine/database/database.h"
 #include "engine/expressions/partiql_parser.h"
 #include "engine/expressions/write_condition.h"
+#include "engine/partiql/statement_request.h"
 #include "engine/read/page_reader.h"
 #include "engine/write/item_operations.h"
 
 namespace dynapage {
 
-struct ExecuteStatementRequest {
-  std::string statement;
-  std::vector<AttributeValue> parameters;
-  bool consistent_read = false;
+struct ExecuteStatementRequest : PartiqlStatementRequest {
   std::optional<int64_t> limit;
   std::optional<std::string> next_token;
-  bool return_old_item_on_failure = false;  // ReturnValuesOnConditionCheckFailure=ALL_OLD
-  bool index_capacity_detail = false;       // ReturnConsumedCapacity=INDEXES
+  bool index_capacity_detail = false;  // ReturnConsumedCapacity=INDEXES
 };
 
 struct ExecuteStatementResult {
@@ -46,6 +43,7 @@ struct ExecuteStatementResult {
   std::optional<std::string> next_token;
   std::vector<ConsumedCapacity> capacity;  // the one table read or written
   std::optional<AttributeMap> condition_failure_item;
+  double failed_write_units = 0;  // a write that failed its condition (or a duplicate INSERT): what it costs
 };
 
 // Parses and runs request.statement: a SELECT streams its page to sink, a write with RETURNING hands its item to it.

@@ -21,15 +21,12 @@
 #include "engine/catalog/consumed_capacity.h"
 #include "engine/database/database.h"
 #include "engine/model/attribute_value.h"
+#include "engine/partiql/statement_request.h"
 #include "engine/write/transactions.h"
 
 namespace dynapage {
 
-struct TransactionStatement {
-  std::string statement;
-  std::vector<AttributeValue> parameters;
-  bool return_old_item_on_failure = false;  // ReturnValuesOnConditionCheckFailure=ALL_OLD
-};
+using TransactionStatement = PartiqlStatementRequest;  // consistent_read is not used: transactions are consistent
 
 struct ExecuteTransactionRequest {
   std::vector<TransactionStatement> statements;

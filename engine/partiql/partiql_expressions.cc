@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "engine/base/check.h"
+#include "engine/expressions/expression_parser.h"
 
 namespace dynapage {
 
@@ -120,7 +121,36 @@ Status PartiqlExpressionBuilder::Condition(const PartiqlCondition& c, std::strin
   return Status::OK();
 }
 
+namespace {
+
+// Two target paths that overlap or conflict refuse the UPDATE with the UpdateExpression's reason, unprefixed: the
+// targets in the order of the UpdateExpression made of them (SET, REMOVE, ADD, DELETE), as its check would.
+Status CheckTargetsDisjoint(const PartiqlStatement& s) {
+  std::vector<const DocumentPath*> targets;
+  for (const PartiqlSetItem& item : s.set_items) {
+    if (item.value.kind != PartiqlSetValue::Kind::kSetAdd && item.value.kind != PartiqlSetValue::Kind::kSetDelete) {
+      targets.push_back(&item.path);
+    }
+  }
+  for (const DocumentPath& p : s.remove_paths) targets.push_back(&p);
+  for (PartiqlSetValue::Kind kind : {PartiqlSetValue::Kind::kSetAdd, PartiqlSetValue::Kind::kSetDelete}) {
+    for (const PartiqlSetItem& item : s.set_items) {
+      if (item.value.kind == kind) targets.push_back(&item.path);
+    }
+  }
+  for (size_t j = 1; j < targets.size(); j++) {
+    for (size_t i = 0; i < j; i++) {
+      std::string clash = PathClashMessage(*targets[i], *targets[j]);
+      if (!clash.empty()) return Status::Validation(std::move(clash));
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
 Status PartiqlExpressionBuilder::Update(const PartiqlStatement& s, std::string* out) {
+  DP_RETURN_IF_ERROR(CheckTargetsDisjoint(s));
   std::vector<std::string> sets, adds, deletes, removes;
   for (const PartiqlSetItem& item : s.set_items) {
     const PartiqlSetValue& v = item.value;
@@ -271,6 +301,17 @@ void KeyPins(const PartiqlCondition* where, const std::string& name, const std::
   *pinned = false;
   values->clear();
   if (where) Pins(*where, name, parameters, pinned, values);
+}
+
+// The parser bounds the depth of the tree, and so this recursion.
+size_t MaxInCandidates(const PartiqlCondition* where, const std::string& name) {
+  if (!where) return 0;
+  size_t most = 0;
+  if (where->kind == PartiqlCondition::Kind::kIn && IsAttribute(where->operands[0], name)) {
+    most = where->operands.size() - 1;
+  }
+  for (const auto& child : where->children) most = std::max(most, MaxInCandidates(child.get(), name));
+  return most;
 }
 
 bool IsPurePin(const PartiqlCondition& c, const std::string& name) {

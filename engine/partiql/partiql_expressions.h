@@ -56,6 +56,9 @@ class PartiqlExpressionBuilder {
 void KeyPins(const PartiqlCondition* where, const std::string& name, const std::vector<AttributeValue>& parameters,
              bool* pinned, std::vector<AttributeValue>* values);
 
+// The most candidates any `name IN […]` of the WHERE clause lists (0 when there is none).
+size_t MaxInCandidates(const PartiqlCondition* where, const std::string& name);
+
 // True if the condition is `name = value` (either side) or `name IN […]` of values: a pin and nothing else.
 bool IsPurePin(const PartiqlCondition& condition, const std::string& name);
 

@@ -1,5 +1,7 @@
 #include "engine/write/item_operations.h"
 
+#include <algorithm>
+
 #include "engine/base/messages.h"
 #include "engine/expressions/expression_ast.h"
 #include "engine/expressions/expression_attributes.h"
@@ -16,8 +18,9 @@ Status ApplySingleWrite(WritePath& write_path, const RequestContext& ctx, ItemWr
   Status s = write_path.ApplyWrites(ctx, &writes, &statuses);
   *applied = std::move(writes[0]);
   if (!s.ok()) {
-    if (s.code() == ErrorCode::kConditionalCheckFailed && return_old_item_on_failure) {
-      result->condition_failure_item = applied->old_item;
+    if (s.code() == ErrorCode::kConditionalCheckFailed) {
+      result->failed_write_units = WriteUnits(std::max<uint64_t>(applied->old_size, applied->put_size.value_or(0)));
+      if (return_old_item_on_failure) result->condition_failure_item = applied->old_item;
     }
     return s;
   }

@@ -46,6 +46,8 @@ struct WriteItemResult {
   ConsumedCapacity capacity;
   // On ConditionalCheckFailed with ReturnValuesOnConditionCheckFailure=ALL_OLD: the item as it was.
   std::optional<AttributeMap> condition_failure_item;
+  // On ConditionalCheckFailed: the write units of the attempt, which DynamoDB charges all the same.
+  double failed_write_units = 0;
 };
 
 Status PutItem(WritePath& write_path, const RequestContext& ctx, const PutItemRequest& request,

@@ -3,6 +3,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
@@ -244,7 +245,9 @@ FaultDecision FaultRules::Decide(const FaultTarget& target) {
       for (std::string_view t : target.tables) any = any || t == r.table;
       if (!any) continue;
     }
-    if (!r.index.empty() && r.index != target.index) continue;
+    if (!r.index.empty() && std::find(target.indexes.begin(), target.indexes.end(), r.index) == target.indexes.end()) {
+      continue;
+    }
     if (!r.access_key.empty() && r.access_key != target.access_key) continue;
     uint64_t n = ++e.matched;
     bool fire = (!r.nth || n == r.nth) && (!r.every || n % r.every == 0) && (!r.times || e.fired < r.times);

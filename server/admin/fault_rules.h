@@ -47,7 +47,7 @@ std::string ParseFaultRule(const rapidjson::Value& json, FaultRule* rule);
 struct FaultTarget {
   std::string_view operation;
   std::vector<std::string_view> tables;  // TableName, or RequestItems' tables of a batch
-  std::string_view index;
+  std::vector<std::string_view> indexes;  // IndexName, or the indexes PartiQL statements read (a batch's: each)
   std::string_view access_key;
 };
 

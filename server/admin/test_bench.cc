@@ -39,10 +39,11 @@ StatementTarget TargetOfStatement(std::string_view statement) {
 
 // What a request names: TableName, the tables of a batch's RequestItems, those of a transaction's items, those of
 // PartiQL statements (ExecuteStatement, BatchExecuteStatement, ExecuteTransaction); IndexName, or the index an
-// ExecuteStatement reads.
+// ExecuteStatement reads (index), and with the indexes the statements of a batch or transaction read (indexes).
 struct RequestTargets {
   std::vector<std::string> tables;
   std::string index;
+  std::vector<std::string> indexes;
 };
 
 RequestTargets TargetsOf(const rapidjson::Value& body) {
@@ -79,8 +80,10 @@ RequestTargets TargetsOf(const rapidjson::Value& body) {
     for (const auto& entry : list->value.GetArray()) {
       StatementTarget target = TargetOfStatement(Text(entry, "Statement"));
       if (!target.table.empty()) tables.push_back(std::move(target.table));
+      if (!target.index.empty()) targets.indexes.push_back(std::move(target.index));
     }
   }
+  if (!targets.index.empty()) targets.indexes.push_back(targets.index);
   return targets;
 }
 
@@ -309,7 +312,7 @@ bool TestBench::Before(HookedRequest* request, RequestContext* context, WireResp
   FaultTarget target;
   target.operation = request->operation;
   target.tables.assign(targets.tables.begin(), targets.tables.end());
-  target.index = targets.index;
+  target.indexes.assign(targets.indexes.begin(), targets.indexes.end());
   target.access_key = AccessKeyOf(request->wire->authorization);
   FaultDecision decision = faults_.Decide(target);
   if (!decision.fired) return false;

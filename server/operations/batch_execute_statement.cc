@@ -18,14 +18,8 @@ Status HandleBatchExecuteStatement(OperationContext& ctx) {
   if (list) {
     DP_RETURN_IF_ERROR(CheckJsonList(*list));
     for (const auto& entry : list->GetArray()) {
-      PartiqlStatementMembers members;
       const std::string path = "statements." + std::to_string(batch.size() + 1) + ".member.";
-      DP_RETURN_IF_ERROR(ReadPartiqlStatementMembers(entry, path, &errors, &members));
-      BatchStatementRequest request;
-      request.statement = std::move(members.statement);
-      request.parameters = std::move(members.parameters);
-      request.consistent_read = members.consistent_read;
-      batch.push_back(std::move(request));
+      DP_RETURN_IF_ERROR(ReadPartiqlStatementMembers(entry, path, &errors, &batch.emplace_back()));
     }
     if (batch.empty()) errors.AddUnechoed("statements", "Member must have length greater than or equal to 1");
     if (batch.size() > 25) errors.AddUnechoed("statements", "Member must have length less than or equal to 25");

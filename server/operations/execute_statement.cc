@@ -13,8 +13,7 @@ Status HandleExecuteStatement(OperationContext& ctx) {
   ExecuteStatementRequest request;
   std::optional<std::string> capacity;
   ConstraintErrors errors;
-  PartiqlStatementMembers members;
-  DP_RETURN_IF_ERROR(ReadPartiqlStatementMembers(ctx.request, "", &errors, &members));
+  DP_RETURN_IF_ERROR(ReadPartiqlStatementMembers(ctx.request, "", &errors, &request));
   DP_RETURN_IF_ERROR(r.GetString("NextToken", &request.next_token));
   DP_RETURN_IF_ERROR(r.GetString("ReturnConsumedCapacity", &capacity));
   DP_RETURN_IF_ERROR(r.GetInteger("Limit", &request.limit));
@@ -29,10 +28,6 @@ Status HandleExecuteStatement(OperationContext& ctx) {
   errors.CheckEnum(capacity, "returnConsumedCapacity", kReturnConsumedCapacityValues);
   DP_RETURN_IF_ERROR(errors.ToStatus());
 
-  request.statement = std::move(members.statement);
-  request.parameters = std::move(members.parameters);
-  request.consistent_read = members.consistent_read;
-  request.return_old_item_on_failure = members.return_old_item_on_failure;
   request.index_capacity_detail = capacity && *capacity == "INDEXES";
 
   JsonWriter& w = ctx.response;

@@ -21,14 +21,8 @@ Status HandleExecuteTransaction(OperationContext& ctx) {
   if (list) {
     DP_RETURN_IF_ERROR(CheckJsonList(*list));
     for (const auto& entry : list->GetArray()) {
-      PartiqlStatementMembers members;
       const std::string path = "transactStatements." + std::to_string(request.statements.size() + 1) + ".member.";
-      DP_RETURN_IF_ERROR(ReadPartiqlStatementMembers(entry, path, &errors, &members));
-      TransactionStatement s;
-      s.statement = std::move(members.statement);
-      s.parameters = std::move(members.parameters);
-      s.return_old_item_on_failure = members.return_old_item_on_failure;
-      request.statements.push_back(std::move(s));
+      DP_RETURN_IF_ERROR(ReadPartiqlStatementMembers(entry, path, &errors, &request.statements.emplace_back()));
     }
     if (request.statements.empty()) {
       errors.AddUnechoed("transactStatements", "Member must have length greater than or equal to 1");

@@ -6,7 +6,7 @@
 namespace dynapage {
 
 Status ReadPartiqlStatementMembers(const rapidjson::Value& object, const std::string& path_prefix,
-                                   ConstraintErrors* errors, PartiqlStatementMembers* out) {
+                                   ConstraintErrors* errors, PartiqlStatementRequest* out) {
   DP_RETURN_IF_ERROR(CheckJsonObject(object));
   RequestReader r(object);
   std::optional<std::string> statement, return_on_failure;

@@ -8,23 +8,16 @@
 #include <string>
 #include <vector>
 
-#include "engine/model/attribute_value.h"
+#include "engine/partiql/statement_request.h"
 #include "server/protocol/request_reader.h"
 
 namespace dynapage {
-
-struct PartiqlStatementMembers {
-  std::string statement;
-  std::vector<AttributeValue> parameters;
-  bool consistent_read = false;
-  bool return_old_item_on_failure = false;  // ReturnValuesOnConditionCheckFailure=ALL_OLD
-};
 
 // Reads Statement (1 to 8,192 characters, required), Parameters (AttributeValues, at least one when present),
 // ConsistentRead and ReturnValuesOnConditionCheckFailure from object (a request, or one entry of its list), and
 // adds their constraint violations to *errors under path_prefix ("" or "statements.1.member.").
 Status ReadPartiqlStatementMembers(const rapidjson::Value& object, const std::string& path_prefix,
-                                   ConstraintErrors* errors, PartiqlStatementMembers* out);
+                                   ConstraintErrors* errors, PartiqlStatementRequest* out);
 
 }  // namespace dynapage
 

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
@@ -47,10 +48,11 @@ class PartiqlTest : public ::testing::Test {
 
   // Follows NextToken to the end; returns every item's "pk/sk" and counts the pages and empty pages.
   std::vector<std::string> ReadAll(const std::string& statement, const std::string& extra, int* pages = nullptr,
-                                   int* empty_pages = nullptr) {
+                                   int* empty_pages = nullptr, size_t* largest_page = nullptr) {
     std::vector<std::string> keys;
     std::string token;
     int page_count = 0, empty = 0;
+    if (largest_page) *largest_page = 0;
     for (;;) {
       std::string more = extra;
       if (!token.empty()) more += ",\"NextToken\":" + Quoted(token);
@@ -60,6 +62,7 @@ class PartiqlTest : public ::testing::Test {
       page_count++;
       const auto& items = r.json["Items"].GetArray();
       if (items.Empty()) empty++;
+      if (largest_page) *largest_page = std::max<size_t>(*largest_page, items.Size());
       for (const auto& item : items) {
         keys.push_back(std::string(item["pk"]["S"].GetString()) + "/" + item["sk"]["N"].GetString());
       }
@@ -144,6 +147,75 @@ TEST_F(PartiqlTest, LimitCountsEvaluatedItemsAcrossThePartitionsOfAPage) {
   EXPECT_FALSE(r.Has("NextToken"));
 }
 
+// Partition p's items sk = from..to-1, as ReadAll names them.
+std::vector<std::string> Keys(const std::string& p, int from, int to) {
+  std::vector<std::string> keys;
+  for (int i = from; i < to; i++) keys.push_back(p + "/" + std::to_string(i));
+  return keys;
+}
+
+std::vector<std::string> Concat(std::vector<std::vector<std::string>> parts) {
+  std::vector<std::string> all;
+  for (const auto& part : parts) all.insert(all.end(), part.begin(), part.end());
+  return all;
+}
+
+TEST_F(PartiqlTest, SeveralPartitionsComeInPagesOfAtMostTenItems) {
+  Fill("a", 30);
+  Fill("b", 25);
+  Fill("c", 20);
+  Fill("d", 5);
+  const std::vector<std::string> written_order = Concat({Keys("c", 0, 20), Keys("a", 0, 30), Keys("b", 0, 25)});
+  int pages = 0;
+  size_t largest = 0;
+  for (const std::string limit : {"", ",\"Limit\":25", ",\"Limit\":10"}) {
+    SCOPED_TRACE(limit);
+    // The partitions in written order, each in sort-key order, every item once, at most 10 items a page.
+    EXPECT_EQ(written_order,
+              ReadAll("SELECT * FROM tab WHERE pk IN ['c', 'a', 'b']", limit, &pages, nullptr, &largest));
+    EXPECT_EQ(10u, largest);
+    EXPECT_LE(8, pages);
+    EXPECT_EQ(written_order,
+              ReadAll("SELECT * FROM tab WHERE pk = 'c' OR pk = 'a' OR pk = 'b'", limit, nullptr, nullptr, &largest));
+    EXPECT_EQ(10u, largest);
+  }
+  // A smaller Limit cuts smaller pages.
+  EXPECT_EQ(written_order,
+            ReadAll("SELECT * FROM tab WHERE pk IN ['c', 'a', 'b']", ",\"Limit\":7", &pages, nullptr, &largest));
+  EXPECT_EQ(7u, largest);
+  EXPECT_LE(11, pages);
+  // The 10 are evaluated items: the filter runs after them, so a page returns fewer.
+  EXPECT_EQ(Concat({Keys("c", 15, 20), Keys("a", 15, 30), Keys("b", 15, 25)}),
+            ReadAll("SELECT * FROM tab WHERE pk IN ['c', 'a', 'b'] AND v >= 15", "", &pages, nullptr, &largest));
+  EXPECT_LE(8, pages);
+  EXPECT_GE(10u, largest);
+  // One partition is a Query like any other: Limit and the page size alone cut it.
+  ReadAll("SELECT * FROM tab WHERE pk IN ['a']", "", &pages, nullptr, &largest);
+  EXPECT_EQ(1, pages);
+  EXPECT_EQ(30u, largest);
+}
+
+TEST_F(PartiqlTest, InListsAtMostFiftyPartitionKeyValues) {
+  Fill("p7", 1);
+  auto in = [](int values) {
+    std::string list;
+    for (int i = 0; i < values; i++) list += (i ? ", 'p" : "'p") + std::to_string(i) + "'";
+    return "[" + list + "]";
+  };
+  ExpectEachOnce(ReadAll("SELECT * FROM tab WHERE pk IN " + in(50), ""), 1);
+  HttpResult r = Execute("SELECT * FROM tab WHERE pk IN " + in(51));
+  EXPECT_EQ("ValidationException", r.ErrorName());
+  EXPECT_EQ("The IN operator is provided with too many operands; number of operands: 51", r.Message());
+  r = Execute("SELECT * FROM tab WHERE v = 1 OR pk IN " + in(51));  // a Scan, but still 51 key values
+  EXPECT_EQ("The IN operator is provided with too many operands; number of operands: 51", r.Message());
+  // Another attribute may list up to 100.
+  std::string hundred = "[0";
+  for (int i = 1; i < 100; i++) hundred += ", " + std::to_string(i);
+  EXPECT_EQ(200, Execute("SELECT * FROM tab WHERE pk = 'p7' AND v IN " + hundred + "]").status);
+  EXPECT_EQ("The IN operator is provided with too many operands; number of operands: 101",
+            Execute("SELECT * FROM tab WHERE pk = 'p7' AND v IN " + hundred + ", 100]").Message());
+}
+
 TEST_F(PartiqlTest, OrderByKeysAndResultOrder) {
   Fill("a", 12);
   std::vector<std::string> asc = ReadAll("SELECT * FROM tab WHERE pk = 'a' ORDER BY sk", ",\"Limit\":5");
@@ -161,6 +233,83 @@ TEST_F(PartiqlTest, OrderByKeysAndResultOrder) {
             Execute("SELECT * FROM tab WHERE v = 1 ORDER BY sk").Message());
   EXPECT_EQ("Variable reference v in ORDER BY clause must be part of the primary key",
             Execute("SELECT * FROM tab WHERE pk = 'a' ORDER BY v").Message());
+}
+
+TEST_F(PartiqlTest, OrderByTheSortKeyOrdersAcrossPartitions) {
+  const std::map<std::string, int> sizes = {{"a", 12}, {"b", 7}, {"c", 15}};
+  for (const auto& [p, n] : sizes) Fill(p, n);
+  Fill("d", 3);
+  // The expected order: the sort key (descending when asked), then the partitions in the order given by rank.
+  auto expected = [&](bool descending, const std::vector<std::string>& rank, int min_v) {
+    std::vector<std::pair<int, int>> order;  // (sk, rank)
+    for (size_t r = 0; r < rank.size(); r++) {
+      for (int i = min_v; i < sizes.at(rank[r]); i++) order.push_back({descending ? -i : i, static_cast<int>(r)});
+    }
+    std::sort(order.begin(), order.end());
+    std::vector<std::string> keys;
+    for (const auto& [sk, r] : order) keys.push_back(rank[r] + "/" + std::to_string(descending ? -sk : sk));
+    return keys;
+  };
+  const std::string in = "SELECT * FROM tab WHERE pk IN ['b', 'c', 'a'] ";
+  for (const std::string limit : {"", ",\"Limit\":4", ",\"Limit\":1"}) {
+    SCOPED_TRACE(limit);
+    size_t largest = 0;
+    EXPECT_EQ(expected(false, {"b", "c", "a"}, 0), ReadAll(in + "ORDER BY sk", limit, nullptr, nullptr, &largest));
+    EXPECT_GE(10u, largest);
+    EXPECT_EQ(expected(true, {"b", "c", "a"}, 0), ReadAll(in + "ORDER BY sk DESC", limit));
+    EXPECT_EQ(expected(false, {"c", "b", "a"}, 0), ReadAll(in + "ORDER BY sk, pk DESC", limit));
+    EXPECT_EQ(expected(true, {"b", "c", "a"}, 6), ReadAll(in + "AND v >= 6 ORDER BY sk DESC", limit));
+    EXPECT_EQ(expected(false, {"a", "b", "c"}, 0),
+              ReadAll("SELECT * FROM tab WHERE pk = 'c' OR pk = 'a' OR pk = 'b' ORDER BY sk, pk", limit));
+    // The partition key first: partition after partition, each in sort-key order.
+    EXPECT_EQ(Concat({Keys("c", 0, 15), Keys("b", 0, 7), Keys("a", 0, 12)}), ReadAll(in + "ORDER BY pk DESC", limit));
+  }
+  // A projection without the keys is ordered all the same, and answers only what it names.
+  HttpResult r = Execute("SELECT v FROM tab WHERE pk IN ['b', 'c', 'a'] ORDER BY sk DESC", ",\"Limit\":3");
+  ASSERT_EQ(200, r.status) << r.Describe();
+  ASSERT_EQ(3u, r.json["Items"].Size());
+  EXPECT_EQ(R"([{"v":{"N":"14"}},{"v":{"N":"13"}},{"v":{"N":"12"}}])", JsonText(r.json["Items"]));
+}
+
+TEST_F(PartiqlTest, OrderByAnIndexSortKeyWithTiesOrdersAcrossPartitions) {
+  HttpResult r = server_.Call("CreateTable", R"({"TableName":"gtab","BillingMode":"PAY_PER_REQUEST",
+      "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"g","AttributeType":"S"},
+                              {"AttributeName":"n","AttributeType":"N"}],
+      "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],
+      "GlobalSecondaryIndexes":[{"IndexName":"byG","Projection":{"ProjectionType":"KEYS_ONLY"},
+          "KeySchema":[{"AttributeName":"g","KeyType":"HASH"},{"AttributeName":"n","KeyType":"RANGE"}]}]})");
+  ASSERT_EQ(200, r.status) << r.Describe();
+  for (int i = 0; i < 30; i++) {  // several entries of a partition share each n
+    Ok("INSERT INTO gtab VALUE {'pk': 'p" + std::to_string(i) + "', 'g': '" + (i % 2 ? "y" : "x") +
+       "', 'n': " + std::to_string(i % 5) + "}");
+  }
+  for (const bool descending : {false, true}) {
+    SCOPED_TRACE(descending);
+    const std::string statement =
+        std::string("SELECT g, n, pk FROM \"gtab\".\"byG\" WHERE g IN ['y', 'x'] ORDER BY n") +
+        (descending ? " DESC" : "");
+    std::vector<std::pair<int, std::string>> order;  // (n, g) as answered
+    std::set<std::string> keys;
+    std::string token;
+    for (int page = 0; page < 100; page++) {
+      r = Execute(statement, ",\"Limit\":3" + (token.empty() ? "" : ",\"NextToken\":" + Quoted(token)));
+      ASSERT_EQ(200, r.status) << r.Describe();
+      for (const auto& item : r.json["Items"].GetArray()) {
+        order.push_back({std::stoi(item["n"]["N"].GetString()), item["g"]["S"].GetString()});
+        EXPECT_TRUE(keys.insert(item["pk"]["S"].GetString()).second) << "an entry came twice";
+      }
+      if (!r.Has("NextToken")) break;
+      token = r.json["NextToken"].GetString();
+    }
+    EXPECT_EQ(30u, keys.size());
+    // n in the order asked; among equal n, the partitions in written order: y, then x.
+    for (size_t i = 1; i < order.size(); i++) {
+      auto rank = [&](const std::pair<int, std::string>& e) {
+        return std::make_pair(descending ? -e.first : e.first, e.second == "y" ? 0 : 1);
+      };
+      EXPECT_LE(rank(order[i - 1]), rank(order[i])) << i;
+    }
+  }
 }
 
 TEST_F(PartiqlTest, AFilterThatEmptiesPagesStillCarriesNextToken) {
@@ -212,6 +361,14 @@ TEST_F(PartiqlSmallPageTest, PagesStopAtMaxPageBytes) {
   ExpectEachOnce(ReadAll("SELECT * FROM tab", "", &pages), 40);
   EXPECT_LE(6, pages);
   ExpectEachOnce(ReadAll("SELECT * FROM tab WHERE pk = 'b'", ",\"Limit\":4", &pages), 20);
+  // A merged ORDER BY stops at the page size too, in order.
+  std::vector<std::string> merged = ReadAll("SELECT * FROM tab WHERE pk IN ['a', 'b'] ORDER BY sk DESC", "", &pages);
+  ASSERT_EQ(40u, merged.size());
+  EXPECT_LE(6, pages);
+  for (int i = 0; i < 20; i++) {
+    EXPECT_EQ("a/" + std::to_string(19 - i), merged[2 * i]);
+    EXPECT_EQ("b/" + std::to_string(19 - i), merged[2 * i + 1]);
+  }
 }
 
 class PartiqlPageChaosTest : public PartiqlTest {
@@ -307,6 +464,22 @@ TEST_F(PartiqlTest, UpdateIsNotAnUpsert) {
             Execute("UPDATE tab SET v = 1 WHERE pk = 'a' AND sk IN [1, 2]").Message());
 }
 
+TEST_F(PartiqlTest, OverlappingUpdatePathsAreRefusedInPartiqlWording) {
+  Fill("a", 1);
+  // DynamoDB's PartiQL gives the reason alone, without UpdateExpression's "Invalid UpdateExpression: ".
+  HttpResult r = Execute("UPDATE tab SET v = 1 REMOVE v WHERE pk = 'a' AND sk = 0");
+  EXPECT_EQ("ValidationException", r.ErrorName());
+  EXPECT_EQ(
+      "Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [v], "
+      "path two: [v]",
+      r.Message());
+  r = Execute("UPDATE tab SET m.k = 1 SET m[0] = 2 WHERE pk = 'a' AND sk = 0");
+  EXPECT_EQ(
+      "Two document paths conflict with each other; must remove or rewrite one of these paths; path one: "
+      "[m, k], path two: [m, [0]]",
+      r.Message());
+}
+
 TEST_F(PartiqlTest, DeleteOfAMissingItemIsNoError) {
   HttpResult r = Execute("DELETE FROM tab WHERE pk = 'a' AND sk = 1 RETURNING ALL OLD *");
   ASSERT_EQ(200, r.status) << r.Describe();
@@ -395,6 +568,33 @@ TEST_F(PartiqlTest, BatchAnswersEachStatementOnItsOwn) {
                 {"Statement":"INSERT INTO tab VALUE {'pk': 'q', 'sk': 1}"},
                 {"Statement":"DELETE FROM tab WHERE pk = 'q' AND sk = 1"}]})")
                                                                   .Message());
+}
+
+TEST_F(PartiqlTest, BatchChargesWritesThatFailedTheirConditionToTheTotalOnly) {
+  Fill("a", 2);
+  ASSERT_EQ(200, server_.CreateTable("other", "pk", "S").status);
+  Ok("INSERT INTO other VALUE {'pk': 'x'}");
+  std::string statements;
+  for (const char* text : {
+           "UPDATE tab SET v = 7 WHERE pk = 'a' AND sk = 0",
+           "UPDATE tab SET v = 7 WHERE pk = 'a' AND sk = 99",       // no such item
+           "INSERT INTO tab VALUE {'pk': 'a', 'sk': 1}",            // a duplicate
+           "DELETE FROM tab WHERE pk = 'zz' AND sk = 1 AND v = 1",  // missing: no condition fails
+           "INSERT INTO other VALUE {'pk': 'x'}",                   // all of other's fail
+       }) {
+    statements += std::string(statements.empty() ? "" : ",") + "{\"Statement\":" + Quoted(text) + "}";
+  }
+  HttpResult r = server_.Call("BatchExecuteStatement",
+                              "{\"ReturnConsumedCapacity\":\"INDEXES\",\"Statements\":[" + statements + "]}");
+  ASSERT_EQ(200, r.status) << r.Describe();
+  EXPECT_EQ("ConditionalCheckFailed", std::string(r.json["Responses"][1]["Error"]["Code"].GetString()));
+  EXPECT_EQ("DuplicateItem", std::string(r.json["Responses"][2]["Error"]["Code"].GetString()));
+  EXPECT_EQ("DuplicateItem", std::string(r.json["Responses"][4]["Error"]["Code"].GetString()));
+  ASSERT_EQ(1u, r.json["ConsumedCapacity"].Size()) << r.Describe();
+  const auto& tab = r.json["ConsumedCapacity"][0];
+  EXPECT_EQ("tab", std::string(tab["TableName"].GetString()));
+  EXPECT_EQ(4.0, tab["CapacityUnits"].GetDouble());           // two writes done, two failed
+  EXPECT_EQ(2.0, tab["Table"]["CapacityUnits"].GetDouble());  // the failed ones on no arm
 }
 
 TEST_F(PartiqlTest, TransactionIsAllOrNothingWithReasonsInStatementOrder) {

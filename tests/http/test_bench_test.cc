@@ -580,6 +580,26 @@ TEST(FaultRules, TableRuleFiresOnPartiqlStatements) {
   EXPECT_EQ("ValidationException", r.ErrorName()) << r.Describe();
 }
 
+TEST(FaultRules, IndexRuleFiresOnPartiqlStatementsReadingTheIndex) {
+  TestServer server;
+  LoadTables(server, 2);
+  ASSERT_EQ(200,
+            Admin(server, "POST", "/_dynapage/faults", R"({"index":"by_g","error":"ThrottlingException"})").status);
+  const std::string on_index = R"({"Statement":"SELECT * FROM \"tab\".\"by_g\" WHERE g = 'g'"})";
+  const std::string on_table = R"({"Statement":"SELECT * FROM \"tab\" WHERE pk = 'a' AND sk = '000'"})";
+  HttpResult r = server.Call("ExecuteStatement", on_index);
+  EXPECT_EQ("ThrottlingException", r.ErrorName()) << r.Describe();
+  // Any statement of a batch or transaction that reads the index, wherever it stands.
+  r = server.Call("BatchExecuteStatement", R"({"Statements":[)" + on_table + "," + on_index + "]}");
+  EXPECT_EQ("ThrottlingException", r.ErrorName()) << r.Describe();
+  r = server.Call("ExecuteTransaction", R"({"TransactStatements":[)" + on_table + "," + on_index + "]}");
+  EXPECT_EQ("ThrottlingException", r.ErrorName()) << r.Describe();
+  // Statements on the table only are untouched.
+  EXPECT_EQ(200, server.Call("ExecuteStatement", on_table).status);
+  EXPECT_EQ(200, server.Call("BatchExecuteStatement", R"({"Statements":[)" + on_table + "]}").status);
+  EXPECT_EQ(200, server.Call("ExecuteTransaction", R"({"TransactStatements":[)" + on_table + "]}").status);
+}
+
 TEST(PaginationAudit, ExecuteStatementNextTokensAbandonedAndFollowed) {
   TestServerOptions options;
   options.bench.audit_pagination = true;
