@@ -60,8 +60,11 @@ void WriteItemCollectionMetricsMap(const Catalog& catalog,
 // "CancellationReasons":[{"Code":"None"},{"Code":"ConditionalCheckFailed","Message":"…","Item":{…}}]
 std::string CancellationReasonsMember(const std::vector<CancellationReason>& reasons);
 
-// "Responses": [{"Item": {…}}, {} where there is no item, …] (TransactGetItems, ExecuteTransaction).
-void WriteItemResponses(const std::vector<std::optional<AttributeMap>>& items, JsonWriter* w);
+// The whole answer of a transaction that reads (TransactGetItems, ExecuteTransaction): {"Responses": [{"Item":
+// {…}}, {} where there is no item, …], then "ConsumedCapacity" as return_consumed_capacity asks}.
+void WriteTransactionItemsResponse(const std::vector<std::optional<AttributeMap>>& items,
+                                   const std::vector<ConsumedCapacity>& capacity,
+                                   const std::optional<std::string>& return_consumed_capacity, JsonWriter* w);
 
 // A request's parameters as canonical text, for a ClientRequestToken's check: an SDK retrying a call sends the
 // same JSON.

@@ -80,11 +80,7 @@ Status HandleTransactGetItems(OperationContext& ctx) {
     }
     return status;
   }
-  JsonWriter& w = ctx.response;
-  w.StartObject();
-  WriteItemResponses(result.items, &w);
-  WriteConsumedCapacityList(result.capacity, ParseCapacityDetail(capacity), &w);
-  w.EndObject();
+  WriteTransactionItemsResponse(result.items, result.capacity, capacity, &ctx.response);
   return Status::OK();
 }
 
