@@ -56,7 +56,7 @@ void WriteItemCollectionMetrics(const TableDefinition& table, const AttributeMap
 void WriteItemCollectionMetricsMap(const Catalog& catalog,
                                    const std::vector<std::pair<std::string, AttributeMap>>& writes, JsonWriter* w);
 
-// The error member of a TransactionCanceledException (TransactWriteItems, ExecuteTransaction):
+// The error member of a TransactionCanceledException (TransactWriteItems, TransactGetItems, ExecuteTransaction):
 // "CancellationReasons":[{"Code":"None"},{"Code":"ConditionalCheckFailed","Message":"…","Item":{…}}]
 std::string CancellationReasonsMember(const std::vector<CancellationReason>& reasons);
 
