@@ -45,9 +45,11 @@ class Service {
  private:
   void Reset() {
     dispatcher_.reset();
+    databases_.reset();
     db_.reset();
     FUZZ_CHECK(Database::Open(DatabaseOptions(), &db_).ok());
-    dispatcher_ = std::make_unique<Dispatcher>(db_.get(), ServiceOptions(), &FindOperation);
+    databases_ = std::make_unique<DatabaseSet>(db_.get());
+    dispatcher_ = std::make_unique<Dispatcher>(databases_.get(), ServiceOptions(), &FindOperation);
     FUZZ_CHECK(Call("CreateTable",
                     R"({"TableName":"tab","BillingMode":"PAY_PER_REQUEST","AttributeDefinitions":[)"
                     R"({"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]})",
@@ -67,6 +69,7 @@ class Service {
   }
 
   std::unique_ptr<Database> db_;
+  std::unique_ptr<DatabaseSet> databases_;
   std::unique_ptr<Dispatcher> dispatcher_;
   uint64_t calls_ = 0;
 };

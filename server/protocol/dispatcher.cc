@@ -132,20 +132,13 @@ Caller CallerOf(std::string_view authorization, const std::string& default_regio
   return caller;
 }
 
-Dispatcher::Dispatcher(Database* db, ServiceOptions options, OperationFinder find_operation,
-                       OperationFinder find_streams_operation)
-    : Dispatcher(static_cast<DatabaseSet*>(nullptr), std::move(options), find_operation, find_streams_operation) {
-  DP_DCHECK(db != nullptr);
-  owned_databases_ = std::make_unique<DatabaseSet>(db);
-  databases_ = owned_databases_.get();
-}
-
 Dispatcher::Dispatcher(DatabaseSet* databases, ServiceOptions options, OperationFinder find_operation,
                        OperationFinder find_streams_operation)
     : databases_(databases),
       options_(std::move(options)),
       find_operation_(find_operation),
       find_streams_operation_(find_streams_operation) {
+  DP_DCHECK(databases_ != nullptr);
   DP_DCHECK(find_operation_ != nullptr);
   if (options_.settable_clock) options_.clock = options_.settable_clock;
   DP_DCHECK(options_.clock != nullptr);

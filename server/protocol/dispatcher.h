@@ -104,11 +104,9 @@ Caller CallerOf(std::string_view authorization, const std::string& default_regio
 
 class Dispatcher {
  public:
-  // Serves db to every caller. REQUIRES: db outlives the dispatcher; find_operation is not null.
-  // find_streams_operation finds the operations of DynamoDB Streams (null: none).
-  Dispatcher(Database* db, ServiceOptions options, OperationFinder find_operation,
-             OperationFinder find_streams_operation = nullptr);
-  // Serves each caller the database of its namespace. REQUIRES: databases outlives the dispatcher.
+  // Serves each caller the database of its namespace (one database for all: DatabaseSet(db)). REQUIRES: databases
+  // outlives the dispatcher; find_operation is not null. find_streams_operation finds the operations of DynamoDB
+  // Streams (null: none).
   Dispatcher(DatabaseSet* databases, ServiceOptions options, OperationFinder find_operation,
              OperationFinder find_streams_operation = nullptr);
   WireResponse Handle(const WireRequest& request) const;
@@ -122,7 +120,6 @@ class Dispatcher {
   WireResponse Run(OperationHandler handler, const RequestContext& context, const rapidjson::Value& document,
                    std::string_view host) const;
 
-  std::unique_ptr<DatabaseSet> owned_databases_;  // the one-database set of the first constructor
   DatabaseSet* databases_;
   ServiceOptions options_;
   OperationFinder find_operation_;
