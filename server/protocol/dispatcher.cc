@@ -10,7 +10,6 @@
 
 #include "engine/base/check.h"
 #include "engine/base/utf8.h"
-#include "server/protocol/admin_streams.h"
 #include "server/protocol/operation.h"
 #include "server/protocol/request_json.h"
 #include "server/protocol/wire_error.h"
@@ -154,15 +153,20 @@ OperationHandler Dispatcher::FindHandler(std::string_view target) const {
   return nullptr;
 }
 
-RequestContext Dispatcher::ContextFor(const WireRequest& request) const {
+RequestContext ServiceRequestContext(const ServiceOptions& options, std::string_view request_id,
+                                     std::string_view authorization) {
   RequestContext context;
-  context.request_id = request.request_id;
-  context.caller = CallerOf(request.authorization, options_.region);
-  context.clock = options_.clock;
-  context.max_page_bytes = options_.max_page_bytes;
-  context.transient_status_ms = options_.transient_status_ms;
-  context.ttl_update_cooldown_ms = options_.ttl_update_cooldown_ms;
+  context.request_id = request_id;
+  context.caller = CallerOf(authorization, options.region);
+  context.clock = options.clock;
+  context.max_page_bytes = options.max_page_bytes;
+  context.transient_status_ms = options.transient_status_ms;
+  context.ttl_update_cooldown_ms = options.ttl_update_cooldown_ms;
   return context;
+}
+
+RequestContext Dispatcher::ContextFor(const WireRequest& request) const {
+  return ServiceRequestContext(options_, request.request_id, request.authorization);
 }
 
 WireResponse Dispatcher::Run(OperationHandler handler, const RequestContext& context, const rapidjson::Value& document,
@@ -188,8 +192,6 @@ WireResponse Dispatcher::Handle(const WireRequest& request) const {
     response.content_type = "text/plain";
     response.body.reserve(10 + request.host.size());
     response.body.append("healthy: ").append(request.host).append(" ");
-  } else if (request.method == "POST" && IsStreamsAdminPath(request.path)) {
-    response = HandleStreamsAdmin(databases_, options_, ContextFor(request), request);
   } else if (request.method != "POST" || request.path != "/" || !AcceptedContentType(request.content_type)) {
     response.status = 404;
     response.content_type = "application/x-amz-json-1.0";

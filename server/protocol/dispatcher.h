@@ -102,6 +102,11 @@ class RequestHooks {
 // account of the access key (AccountIdOf).
 Caller CallerOf(std::string_view authorization, const std::string& default_region);
 
+// The RequestContext of a request served under options: its id, its caller (CallerOf its Authorization header), and
+// options' clock, page limit and delays.
+RequestContext ServiceRequestContext(const ServiceOptions& options, std::string_view request_id,
+                                     std::string_view authorization);
+
 class Dispatcher {
  public:
   // Serves each caller the database of its namespace (one database for all: DatabaseSet(db)). REQUIRES: databases
