@@ -17,7 +17,6 @@
 namespace dynapage {
 
 namespace {
-const char kTargetPrefix[] = "DynamoDB_20120810.";
 const char kStreamsTargetPrefix[] = "DynamoDBStreams_20120810.";
 
 bool AcceptedContentType(std::string_view content_type) {
@@ -144,8 +143,8 @@ Dispatcher::Dispatcher(DatabaseSet* databases, ServiceOptions options, Operation
 }
 
 OperationHandler Dispatcher::FindHandler(std::string_view target) const {
-  if (target.compare(0, sizeof(kTargetPrefix) - 1, kTargetPrefix) == 0) {
-    return find_operation_(target.substr(sizeof(kTargetPrefix) - 1));
+  if (target.compare(0, sizeof(kDynamoDbTargetPrefix) - 1, kDynamoDbTargetPrefix) == 0) {
+    return find_operation_(target.substr(sizeof(kDynamoDbTargetPrefix) - 1));
   }
   if (find_streams_operation_ && target.compare(0, sizeof(kStreamsTargetPrefix) - 1, kStreamsTargetPrefix) == 0) {
     return find_streams_operation_(target.substr(sizeof(kStreamsTargetPrefix) - 1));

@@ -44,6 +44,9 @@ struct ServiceOptions {
   RequestHooks* hooks = nullptr;
 };
 
+// The X-Amz-Target of a DynamoDB operation is this prefix and its name ("DynamoDB_20120810.PutItem").
+constexpr char kDynamoDbTargetPrefix[] = "DynamoDB_20120810.";
+
 // Views into the HTTP layer's request. REQUIRES: what they view outlives Handle().
 struct WireRequest {
   std::string_view request_id;       // made by the HTTP layer before dispatch; the response's x-amzn-RequestId

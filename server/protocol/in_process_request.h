@@ -18,7 +18,7 @@ struct InProcessRequest {
   // views a std::string's buffer).
   InProcessRequest(std::string_view request_id, std::string_view operation, std::string_view authorization,
                    std::string_view body)
-      : target(std::string("DynamoDB_20120810.").append(operation)) {
+      : target(std::string(kDynamoDbTargetPrefix).append(operation)) {
     wire.request_id = request_id;
     wire.method = "POST";
     wire.path = "/";
