@@ -232,7 +232,6 @@ void ApplyPlanToPage(const ReadPlan& plan, PageSpec* spec) {
   if (!plan.needed_attributes.empty()) spec->needed_attributes = &plan.needed_attributes;
 }
 
-
 // How many partition key values ChaosKeyBetween tries for one key between two hashed keys.
 constexpr int kHashedKeyCandidates = 128;
 
@@ -299,7 +298,6 @@ class ChaosKeyBetween : public KeyBetween {
   const TableDefinition& table_;
   const IndexDefinition* index_;
 };
-
 
 void ChoosePageCut(const RequestContext& ctx, const ReadPlan& plan, PageCut* cut, PageSpec* spec) {
   if (!ctx.policies || !ctx.policies->page_chaos || spec->single_item_range) return;

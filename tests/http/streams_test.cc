@@ -507,9 +507,9 @@ TEST_F(StreamsTest, SummaryAndDescriptionMembers) {
   ASSERT_EQ(200, created.status) << created.Describe();
   const std::string arn = created.json["TableDescription"]["LatestStreamArn"].GetString();
   const std::string label = created.json["TableDescription"]["LatestStreamLabel"].GetString();
-  EXPECT_EQ(Canonical(R"({"Streams":[{"StreamArn":")" + arn + R"(","TableName":"tab","StreamLabel":")" + label +
-                      R"("}]})"),
-            CallStreams(server_, "ListStreams", "{}").body);
+  EXPECT_EQ(
+      Canonical(R"({"Streams":[{"StreamArn":")" + arn + R"(","TableName":"tab","StreamLabel":")" + label + R"("}]})"),
+      CallStreams(server_, "ListStreams", "{}").body);
 
   HttpResult r = CallStreams(server_, "DescribeStream", R"({"StreamArn":")" + arn + R"("})");
   ASSERT_EQ(200, r.status) << r.Describe();
@@ -528,11 +528,12 @@ TEST_F(StreamsTest, SummaryAndDescriptionMembers) {
   EXPECT_EQ(Canonical(R"([{"AttributeName":"id","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}])"),
             JsonText(d["KeySchema"]));
   ASSERT_EQ(1u, d["Shards"].Size());
-  EXPECT_EQ(Canonical(R"({"ShardId":")" + ShardIdOf(server_, arn) + R"(","SequenceNumberRange":)"
-                      R"({"StartingSequenceNumber":")" +
-                      std::string(d["Shards"][0]["SequenceNumberRange"]["StartingSequenceNumber"].GetString()) +
-                      R"("}})"),
-            JsonText(d["Shards"][0]));
+  EXPECT_EQ(
+      Canonical(R"({"ShardId":")" + ShardIdOf(server_, arn) +
+                R"(","SequenceNumberRange":)"
+                R"({"StartingSequenceNumber":")" +
+                std::string(d["Shards"][0]["SequenceNumberRange"]["StartingSequenceNumber"].GetString()) + R"("}})"),
+      JsonText(d["Shards"][0]));
 }
 
 // The forms boto3's validation and Flink's shard-id pattern require.
