@@ -19,6 +19,7 @@
 #include "fuzz/fuzz_check.h"
 #include "server/operations/operation_table.h"
 #include "server/protocol/dispatcher.h"
+#include "server/protocol/in_process_request.h"
 
 namespace dynapage {
 namespace {
@@ -32,18 +33,9 @@ class Service {
   Service() { Reset(); }
 
   WireResponse Call(std::string_view operation, std::string_view body, bool signed_request) {
-    std::string target = "DynamoDB_20120810." + std::string(operation);
     std::string text(body);  // WireRequest::body is NUL-terminated
-    WireRequest request;
-    request.request_id = "FUZZ";
-    request.method = "POST";
-    request.path = "/";
-    request.content_type = "application/x-amz-json-1.0";
-    request.target = target;
-    if (signed_request) request.authorization = kAuthorization;
-    request.has_amz_date = true;
-    request.body = text;
-    return dispatcher_->Handle(request);
+    InProcessRequest request("FUZZ", operation, signed_request ? kAuthorization : "", text);
+    return dispatcher_->Handle(request.wire);
   }
 
   void MaybeReset() {
@@ -53,9 +45,11 @@ class Service {
  private:
   void Reset() {
     dispatcher_.reset();
+    databases_.reset();
     db_.reset();
     FUZZ_CHECK(Database::Open(DatabaseOptions(), &db_).ok());
-    dispatcher_ = std::make_unique<Dispatcher>(db_.get(), ServiceOptions(), &FindOperation);
+    databases_ = std::make_unique<DatabaseSet>(db_.get());
+    dispatcher_ = std::make_unique<Dispatcher>(databases_.get(), ServiceOptions(), &FindOperation);
     FUZZ_CHECK(Call("CreateTable",
                     R"({"TableName":"tab","BillingMode":"PAY_PER_REQUEST","AttributeDefinitions":[)"
                     R"({"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]})",
@@ -75,6 +69,7 @@ class Service {
   }
 
   std::unique_ptr<Database> db_;
+  std::unique_ptr<DatabaseSet> databases_;
   std::unique_ptr<Dispatcher> dispatcher_;
   uint64_t calls_ = 0;
 };

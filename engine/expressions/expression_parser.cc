@@ -216,37 +216,45 @@ class Binder {
     }
   }
 
-  void BindOperand(const SyntaxOperand& s, Operand* out, OperandInfo* info) {
+  // A path or a value placeholder, into an Operand or an UpdateOperand (both have kPath and kValue); false, with
+  // nothing bound, for a function.
+  template <typename BoundOperand>
+  bool BindPathOrValue(const SyntaxOperand& s, BoundOperand* out, OperandInfo* info) {
     switch (s.kind) {
       case SyntaxOperand::Kind::kPath:
-        out->kind = Operand::Kind::kPath;
+        out->kind = BoundOperand::Kind::kPath;
         BindPath(s.path, &out->path);
         info->is_path = true;
-        return;
+        return true;
       case SyntaxOperand::Kind::kValue:
-        out->kind = Operand::Kind::kValue;
+        out->kind = BoundOperand::Kind::kValue;
         if (BindValue(s.name, &out->value)) {
           info->type_known = true;
           info->type = out->value.type;
         }
-        return;
+        return true;
       case SyntaxOperand::Kind::kFunction:
-        if (s.name != "size") {
-          // A condition function standing where a value is needed. Still check it, as DynamoDB reports an
-          // unknown name or a bad call before the misuse.
-          ConditionExpr ignored;
-          BindFunctionCondition(s, &ignored);
-          Record(kMisusedFunction,
-                 "The function is not allowed to be used this way in an expression; function: " + View(s.name));
-          info->type_known = true;
-          info->type = AttrType::kBool;
-          return;
-        }
-        BindSize(s, out);
-        info->type_known = true;
-        info->type = AttrType::kN;
-        return;
+        break;
     }
+    return false;
+  }
+
+  void BindOperand(const SyntaxOperand& s, Operand* out, OperandInfo* info) {
+    if (BindPathOrValue(s, out, info)) return;
+    if (s.name != "size") {
+      // A condition function standing where a value is needed. Still check it, as DynamoDB reports an unknown name
+      // or a bad call before the misuse.
+      ConditionExpr ignored;
+      BindFunctionCondition(s, &ignored);
+      Record(kMisusedFunction,
+             "The function is not allowed to be used this way in an expression; function: " + View(s.name));
+      info->type_known = true;
+      info->type = AttrType::kBool;
+      return;
+    }
+    BindSize(s, out);
+    info->type_known = true;
+    info->type = AttrType::kN;
   }
 
   void BindSize(const SyntaxOperand& s, Operand* out) {
@@ -414,22 +422,7 @@ class Binder {
   // ---- Updates ----
 
   void BindUpdateOperand(const SyntaxOperand& s, UpdateOperand* out, OperandInfo* info) {
-    switch (s.kind) {
-      case SyntaxOperand::Kind::kPath:
-        out->kind = UpdateOperand::Kind::kPath;
-        BindPath(s.path, &out->path);
-        info->is_path = true;
-        return;
-      case SyntaxOperand::Kind::kValue:
-        out->kind = UpdateOperand::Kind::kValue;
-        if (BindValue(s.name, &out->value)) {
-          info->type_known = true;
-          info->type = out->value.type;
-        }
-        return;
-      case SyntaxOperand::Kind::kFunction:
-        break;
-    }
+    if (BindPathOrValue(s, out, info)) return;
     bool if_not_exists = s.name == "if_not_exists";
     bool list_append = s.name == "list_append";
     out->kind = if_not_exists ? UpdateOperand::Kind::kIfNotExists : UpdateOperand::Kind::kListAppend;

@@ -185,24 +185,30 @@ bool SyntaxParser::ParseNot(SyntaxCondition* out, bool* wrapped) {
   return ParsePrimary(out, wrapped);
 }
 
+template <typename Node>
+bool SyntaxParser::ParseParenthesized(bool (SyntaxParser::*inner)(Node*, bool*), Node* out, bool* wrapped) {
+  size_t save = pos_;
+  bool save_redundant = redundant_;
+  pos_++;
+  Node node;
+  bool inner_wrapped = false;
+  if ((this->*inner)(&node, &inner_wrapped) && Expect(TokenKind::kRParen)) {
+    if (inner_wrapped) redundant_ = true;
+    *out = std::move(node);
+    *wrapped = true;
+    return true;
+  }
+  pos_ = save;
+  redundant_ = save_redundant;
+  return false;
+}
+
 bool SyntaxParser::ParsePrimary(SyntaxCondition* out, bool* wrapped) {
   if (At(TokenKind::kLParen) && !group_failed_[pos_]) {
     Group group(this);
     if (!group.Allowed()) return false;
-    size_t save = pos_;
-    bool save_redundant = redundant_;
-    pos_++;
-    SyntaxCondition inner;
-    bool inner_wrapped = false;
-    if (ParseOr(&inner, &inner_wrapped) && Expect(TokenKind::kRParen)) {
-      if (inner_wrapped) redundant_ = true;
-      *out = std::move(inner);
-      *wrapped = true;
-      return true;
-    }
-    group_failed_[save] = true;
-    pos_ = save;
-    redundant_ = save_redundant;
+    if (ParseParenthesized(&SyntaxParser::ParseOr, out, wrapped)) return true;
+    group_failed_[pos_] = true;  // no condition opens here; a comparison may ("(a) = :v")
   }
   *wrapped = false;
   return ParseComparison(out);
@@ -269,21 +275,7 @@ bool SyntaxParser::ParseComparison(SyntaxCondition* out) {
 bool SyntaxParser::ParseOperandParens(SyntaxOperand* out, bool* wrapped) {
   if (At(TokenKind::kLParen)) {
     Group group(this);
-    if (!group.Allowed()) return false;
-    size_t save = pos_;
-    bool save_redundant = redundant_;
-    pos_++;
-    SyntaxOperand inner;
-    bool inner_wrapped = false;
-    if (ParseOperandParens(&inner, &inner_wrapped) && Expect(TokenKind::kRParen)) {
-      if (inner_wrapped) redundant_ = true;
-      *out = std::move(inner);
-      *wrapped = true;
-      return true;
-    }
-    pos_ = save;
-    redundant_ = save_redundant;
-    return false;
+    return group.Allowed() && ParseParenthesized(&SyntaxParser::ParseOperandParens, out, wrapped);
   }
   *wrapped = false;
   return ParseOperand(out);

@@ -128,6 +128,10 @@ class SyntaxParser {
   bool ParseJunction(const char* keyword, SyntaxCondition::Kind kind, OperandParser operand, SyntaxCondition* out,
                      bool* wrapped);
   bool ParseNot(SyntaxCondition* out, bool* wrapped);
+  // "(" inner ")" at the current '(' (the caller has entered a Group): true with *out the inner node and *wrapped
+  // set, noting doubled parentheses as redundant; false with the position and redundant_ as they were.
+  template <typename Node>
+  bool ParseParenthesized(bool (SyntaxParser::*inner)(Node*, bool*), Node* out, bool* wrapped);
   bool ParsePrimary(SyntaxCondition* out, bool* wrapped);
   bool ParseComparison(SyntaxCondition* out);
   bool ParseOperandParens(SyntaxOperand* out, bool* wrapped);

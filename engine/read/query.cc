@@ -127,17 +127,8 @@ Status Query(const Catalog& catalog, const RequestContext& ctx, const QueryReque
   DP_RETURN_IF_ERROR(CheckIndexSelect(plan, request));
 
   spec.forward = request.scan_index_forward;
-  spec.limit = request.limit ? static_cast<uint64_t>(*request.limit) : 0;
-  spec.max_page_bytes = ctx.max_page_bytes;
   spec.single_item_range = hash_only_table;
-  ApplyPlanToPage(plan, &spec);
-  std::unique_ptr<BaseItemFetcher> fetcher = NewBaseItemFetcher(catalog, plan);
-  spec.fetch_base = fetcher.get();
-  PageCut cut;
-  ChoosePageCut(ctx, plan, &cut, &spec);
-  PageResult page;
-  DP_RETURN_IF_ERROR(ReadPage(catalog.storage(), spec, sink, &page));
-  return FinishRead(ctx, plan, request, page, result);
+  return ReadPlannedPage(catalog, ctx, plan, request, &spec, sink, result);
 }
 
 }  // namespace dynapage

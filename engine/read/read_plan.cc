@@ -218,7 +218,6 @@ class TableItemFetcher : public BaseItemFetcher {
   const Catalog& catalog_;
   const TableDefinition& table_;
 };
-}  // namespace
 
 std::unique_ptr<BaseItemFetcher> NewBaseItemFetcher(const Catalog& catalog, const ReadPlan& plan) {
   if (!plan.fetch_base_items) return nullptr;
@@ -232,8 +231,6 @@ void ApplyPlanToPage(const ReadPlan& plan, PageSpec* spec) {
   spec->exclusive_start = plan.start_storage_key;
   if (!plan.needed_attributes.empty()) spec->needed_attributes = &plan.needed_attributes;
 }
-
-namespace {
 
 // How many partition key values ChaosKeyBetween tries for one key between two hashed keys.
 constexpr int kHashedKeyCandidates = 128;
@@ -302,8 +299,6 @@ class ChaosKeyBetween : public KeyBetween {
   const IndexDefinition* index_;
 };
 
-}  // namespace
-
 void ChoosePageCut(const RequestContext& ctx, const ReadPlan& plan, PageCut* cut, PageSpec* spec) {
   if (!ctx.policies || !ctx.policies->page_chaos || spec->single_item_range) return;
   ChaosDice dice(ctx.policies->chaos_seed);
@@ -359,6 +354,22 @@ Status FinishRead(const RequestContext& ctx, const ReadPlan& plan, const ReadReq
     c.table_units = page.base_bytes_read ? ReadUnits(page.base_bytes_read, request.consistent_read) : 0;
   }
   return Status::OK();
+}
+
+}  // namespace
+
+Status ReadPlannedPage(const Catalog& catalog, const RequestContext& ctx, const ReadPlan& plan,
+                       const ReadRequest& request, PageSpec* spec, ItemSink* sink, ReadResult* result) {
+  spec->limit = request.limit ? static_cast<uint64_t>(*request.limit) : 0;
+  spec->max_page_bytes = ctx.max_page_bytes;
+  ApplyPlanToPage(plan, spec);
+  std::unique_ptr<BaseItemFetcher> fetcher = NewBaseItemFetcher(catalog, plan);
+  spec->fetch_base = fetcher.get();
+  PageCut cut;
+  ChoosePageCut(ctx, plan, &cut, spec);
+  PageResult page;
+  DP_RETURN_IF_ERROR(ReadPage(catalog.storage(), *spec, sink, &page));
+  return FinishRead(ctx, plan, request, page, result);
 }
 
 }  // namespace dynapage

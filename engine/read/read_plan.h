@@ -4,7 +4,7 @@
 // and non-expression parameters not mixed; Select against the projection; ExpressionAttributeNames/Values
 // present only with expressions, well-formed, all used; the expressions parsed; then the table, the index,
 // ConsistentRead on a GSI, and the ExclusiveStartKey's shape. Query and Scan add their own checks (key
-// condition, segments) around it, and end with CheckIndexSelect.
+// condition, segments) around it, end with CheckIndexSelect, and read the page with ReadPlannedPage.
 
 #ifndef DYNAPAGE_ENGINE_READ_READ_PLAN_H_
 #define DYNAPAGE_ENGINE_READ_READ_PLAN_H_
@@ -49,20 +49,13 @@ Status PrepareRead(const Catalog& catalog, const ReadRequest& request, ReadKind 
 // else (docs/behaviour.md §3.2), so Query and Scan call this once their own checks have passed.
 Status CheckIndexSelect(const ReadPlan& plan, const ReadRequest& request);
 
-// The fetcher of base items for an LSI read outside its projection, or nullptr when the plan needs none.
-std::unique_ptr<BaseItemFetcher> NewBaseItemFetcher(const Catalog& catalog, const ReadPlan& plan);
-
-// Fills the PageSpec fields that come from the plan (filter, projection, count, decode hints).
-void ApplyPlanToPage(const ReadPlan& plan, PageSpec* spec);
-
-// Page chaos: when ctx's policies ask for it, chooses a legal cut of this page into *cut and points spec at it
-// (docs/testing-pagination.md). REQUIRES: *cut outlives the read.
-void ChoosePageCut(const RequestContext& ctx, const ReadPlan& plan, PageCut* cut, PageSpec* spec);
-
-// Turns a finished page into the response fields: LastEvaluatedKey and consumed capacity.
-// Reports what the page did to ctx.counters when someone counts.
-Status FinishRead(const RequestContext& ctx, const ReadPlan& plan, const ReadRequest& request, const PageResult& page,
-                  ReadResult* result);
+// The end of a Query or Scan whose range, order and single_item_range are in *spec: the page limit (the request's
+// Limit, ctx's page size), the plan's filter, projection and start key, base items for an LSI read outside its
+// projection, page chaos when ctx's policies ask for it (docs/testing-pagination.md); reads the page into sink and
+// fills *result: count, LastEvaluatedKey and consumed capacity. Reports what the page did to ctx.counters when
+// someone counts.
+Status ReadPlannedPage(const Catalog& catalog, const RequestContext& ctx, const ReadPlan& plan,
+                       const ReadRequest& request, PageSpec* spec, ItemSink* sink, ReadResult* result);
 
 }  // namespace dynapage
 

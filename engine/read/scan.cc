@@ -47,16 +47,7 @@ Status Scan(const Catalog& catalog, const RequestContext& ctx, const ScanRequest
     spec.upper = PrefixSuccessor(spec.lower);
   }
   DP_RETURN_IF_ERROR(CheckIndexSelect(plan, request));
-  spec.limit = request.limit ? static_cast<uint64_t>(*request.limit) : 0;
-  spec.max_page_bytes = ctx.max_page_bytes;
-  ApplyPlanToPage(plan, &spec);
-  std::unique_ptr<BaseItemFetcher> fetcher = NewBaseItemFetcher(catalog, plan);
-  spec.fetch_base = fetcher.get();
-  PageCut cut;
-  ChoosePageCut(ctx, plan, &cut, &spec);
-  PageResult page;
-  DP_RETURN_IF_ERROR(ReadPage(catalog.storage(), spec, sink, &page));
-  return FinishRead(ctx, plan, request, page, result);
+  return ReadPlannedPage(catalog, ctx, plan, request, &spec, sink, result);
 }
 
 }  // namespace dynapage

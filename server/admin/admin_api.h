@@ -27,6 +27,8 @@ struct AdminRequest {
   std::string_view path;                     // without the query string
   std::map<std::string, std::string> query;  // the query string's parameters
   std::string_view body;
+  std::string_view request_id;     // the response's x-amzn-RequestId
+  std::string_view authorization;  // the Authorization header: the caller of routes that act as one
 };
 
 // An admin answer: JSON {"error": kind, "message": message} with status.

@@ -12,6 +12,7 @@
 #include "engine/base/check.h"
 #include "engine/expressions/partiql_parser.h"
 #include "server/admin/admin_json.h"
+#include "server/protocol/in_process_request.h"
 
 namespace dynapage {
 
@@ -248,19 +249,10 @@ void TestBench::ServeReplays(DatabaseSet* databases, const ServiceOptions& optio
 std::optional<std::string> TestBench::Replay(std::string_view operation, const std::string& authorization,
                                              const std::string& body) const {
   if (!replays_) return std::nullopt;
-  std::string target = "DynamoDB_20120810." + std::string(operation);
-  WireRequest wire;
-  wire.request_id = "pagination-audit";
-  wire.method = "POST";
-  wire.path = "/";
-  wire.content_type = "application/x-amz-json-1.0";
-  wire.target = target;
-  wire.authorization = authorization;
-  wire.host = "localhost";
-  wire.has_amz_date = true;
-  wire.query_has_algorithm = authorization.empty();  // an unsigned original was presigned
-  wire.body = body;
-  WireResponse response = replays_->Handle(wire);
+  InProcessRequest request("pagination-audit", operation, authorization, body);
+  request.wire.host = "localhost";
+  request.wire.query_has_algorithm = authorization.empty();  // an unsigned original was presigned
+  WireResponse response = replays_->Handle(request.wire);
   if (response.status != 200) return std::nullopt;
   return std::move(response.body);
 }

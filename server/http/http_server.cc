@@ -23,11 +23,11 @@
 #include <thread>
 #include <utility>
 
+#include "server/admin/admin_streams.h"
 #include "server/http/client_cpu_affinity.h"
 #include "server/http/connection_stream.h"
 #include "server/http/content_encoding.h"
 #include "server/operations/operation_table.h"
-#include "server/protocol/admin_streams.h"
 
 namespace dynapage {
 
@@ -473,8 +473,8 @@ HttpServer::HttpServer() : server_(new ConnectionServer()) {
     if (decode != DecodeResult::kOk) {
       r.status = decode == DecodeResult::kTooLarge ? 413 : 400;
       r.body = RefusalBody(r.status, "The request body is not valid data of its Content-Encoding");
-    } else if (AdminApi::IsAdminPath(w.path) && !IsStreamsAdminPath(w.path)) {  // those two are the dispatcher's
-      AdminRequest admin{w.method, w.path, {}, w.body};
+    } else if (AdminApi::IsAdminPath(w.path)) {
+      AdminRequest admin{w.method, w.path, {}, w.body, w.request_id, w.authorization};
       // The query string only: cpp-httplib's params also hold a form-encoded body's fields.
       size_t question = req.target.find('?');
       if (question != std::string::npos) {
@@ -662,6 +662,7 @@ void HttpServer::Run(DatabaseSet* databases, const ServiceOptions& options) {
   ServiceOptions service = options;
   service.hooks = bench_;
   admin_ = std::make_unique<AdminApi>(databases, bench_);
+  AddStreamsAdminRoutes(admin_.get(), databases, options);
   bench_->ServeReplays(databases, options, FindOperation);
   Serve(std::make_unique<Dispatcher>(databases, service, FindOperation, FindStreamsOperation));
 }

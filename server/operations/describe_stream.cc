@@ -4,19 +4,9 @@
 #include "engine/read/stream_reads.h"
 #include "server/operations/operation_table.h"
 #include "server/protocol/request_reader.h"
+#include "server/protocol/stream_description_json.h"
 
 namespace dynapage {
-
-namespace {
-void WriteKeyElement(const std::string& name, const char* type, JsonWriter* w) {
-  w->StartObject();
-  w->Key("AttributeName");
-  w->String(name);
-  w->Key("KeyType");
-  w->String(type);
-  w->EndObject();
-}
-}  // namespace
 
 Status HandleDescribeStream(OperationContext& ctx) {
   RequestReader r(ctx.request);
@@ -46,48 +36,10 @@ Status HandleDescribeStream(OperationContext& ctx) {
   DescribeStreamResult result;
   DP_RETURN_IF_ERROR(DescribeStream(ctx.db.catalog(), ctx.context, request, &result));
 
-  const StreamInfo& s = result.stream;
   JsonWriter& w = ctx.response;
   w.StartObject();
   w.Key("StreamDescription");
-  w.StartObject();
-  w.Key("StreamArn");
-  w.String(s.arn);
-  w.Key("StreamLabel");
-  w.String(s.label);
-  w.Key("StreamStatus");
-  w.String(s.enabled() ? "ENABLED" : "DISABLED");
-  w.Key("StreamViewType");
-  w.String(s.view_type);
-  w.Key("CreationRequestDateTime");
-  w.Double(static_cast<double>(s.created_ms) / 1000.0);
-  w.Key("TableName");
-  w.String(s.table_name);
-  w.Key("KeySchema");
-  w.StartArray();
-  WriteKeyElement(s.hash_key, "HASH", &w);
-  if (!s.range_key.empty()) WriteKeyElement(s.range_key, "RANGE", &w);
-  w.EndArray();
-  w.Key("Shards");
-  w.StartArray();
-  if (result.shard_listed) {
-    w.StartObject();
-    w.Key("ShardId");
-    w.String(s.shard_id);
-    w.Key("SequenceNumberRange");
-    w.StartObject();
-    w.Key("StartingSequenceNumber");
-    w.String(FormatSequenceNumber(s.starting_seq));
-    // A closed shard (its stream disabled) shows where it ends.
-    if (!s.enabled()) {
-      w.Key("EndingSequenceNumber");
-      w.String(FormatSequenceNumber(s.ending_seq()));
-    }
-    w.EndObject();
-    w.EndObject();
-  }
-  w.EndArray();
-  w.EndObject();
+  WriteStreamDescription(result.stream, result.shard_listed, &w);
   w.EndObject();
   return Status::OK();
 }

@@ -49,11 +49,7 @@ Status HandleExecuteTransaction(OperationContext& ctx) {
     if (!result.cancellation_reasons.empty()) ctx.error_extra = CancellationReasonsMember(result.cancellation_reasons);
     return status;
   }
-  JsonWriter& w = ctx.response;
-  w.StartObject();
-  WriteItemResponses(result.items, &w);
-  WriteConsumedCapacityList(result.capacity, ParseCapacityDetail(capacity), &w);
-  w.EndObject();
+  WriteTransactionItemsResponse(result.items, result.capacity, capacity, &ctx.response);
   return Status::OK();
 }
 

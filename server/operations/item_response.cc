@@ -150,7 +150,10 @@ std::string JsonFingerprint(const rapidjson::Value& request) {
   return std::string(buffer.GetString(), buffer.GetSize());
 }
 
-void WriteItemResponses(const std::vector<std::optional<AttributeMap>>& items, JsonWriter* w) {
+void WriteTransactionItemsResponse(const std::vector<std::optional<AttributeMap>>& items,
+                                   const std::vector<ConsumedCapacity>& capacity,
+                                   const std::optional<std::string>& return_consumed_capacity, JsonWriter* w) {
+  w->StartObject();
   w->Key("Responses");
   w->StartArray();
   for (const auto& item : items) {
@@ -162,6 +165,8 @@ void WriteItemResponses(const std::vector<std::optional<AttributeMap>>& items, J
     w->EndObject();
   }
   w->EndArray();
+  WriteConsumedCapacityList(capacity, ParseCapacityDetail(return_consumed_capacity), w);
+  w->EndObject();
 }
 
 }  // namespace dynapage

@@ -56,12 +56,15 @@ void WriteItemCollectionMetrics(const TableDefinition& table, const AttributeMap
 void WriteItemCollectionMetricsMap(const Catalog& catalog,
                                    const std::vector<std::pair<std::string, AttributeMap>>& writes, JsonWriter* w);
 
-// The error member of a TransactionCanceledException (TransactWriteItems, ExecuteTransaction):
+// The error member of a TransactionCanceledException (TransactWriteItems, TransactGetItems, ExecuteTransaction):
 // "CancellationReasons":[{"Code":"None"},{"Code":"ConditionalCheckFailed","Message":"…","Item":{…}}]
 std::string CancellationReasonsMember(const std::vector<CancellationReason>& reasons);
 
-// "Responses": [{"Item": {…}}, {} where there is no item, …] (TransactGetItems, ExecuteTransaction).
-void WriteItemResponses(const std::vector<std::optional<AttributeMap>>& items, JsonWriter* w);
+// The whole answer of a transaction that reads (TransactGetItems, ExecuteTransaction): {"Responses": [{"Item":
+// {…}}, {} where there is no item, …], then "ConsumedCapacity" as return_consumed_capacity asks}.
+void WriteTransactionItemsResponse(const std::vector<std::optional<AttributeMap>>& items,
+                                   const std::vector<ConsumedCapacity>& capacity,
+                                   const std::optional<std::string>& return_consumed_capacity, JsonWriter* w);
 
 // A request's parameters as canonical text, for a ClientRequestToken's check: an SDK retrying a call sends the
 // same JSON.

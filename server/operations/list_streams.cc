@@ -3,6 +3,7 @@
 #include "engine/read/stream_reads.h"
 #include "server/operations/operation_table.h"
 #include "server/protocol/request_reader.h"
+#include "server/protocol/stream_description_json.h"
 
 namespace dynapage {
 
@@ -24,16 +25,7 @@ Status HandleListStreams(OperationContext& ctx) {
   w.StartObject();
   w.Key("Streams");
   w.StartArray();
-  for (const StreamInfo& stream : result.streams) {
-    w.StartObject();
-    w.Key("StreamArn");
-    w.String(stream.arn);
-    w.Key("TableName");
-    w.String(stream.table_name);
-    w.Key("StreamLabel");
-    w.String(stream.label);
-    w.EndObject();
-  }
+  for (const StreamInfo& stream : result.streams) WriteStreamSummary(stream, &w);
   w.EndArray();
   if (result.last_evaluated_stream_arn) {
     w.Key("LastEvaluatedStreamArn");

@@ -1,7 +1,7 @@
 // TransactGetItems: up to 100 items read from one consistent snapshot.
 
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
+#include <utility>
+#include <vector>
 
 #include "engine/base/messages.h"
 #include "engine/model/json_types.h"
@@ -61,30 +61,15 @@ Status HandleTransactGetItems(OperationContext& ctx) {
   Status status = TransactGetItems(ctx.db.catalog(), ctx.context, actions, &result);
   if (!status.ok()) {
     if (!result.cancellation_messages.empty()) {
-      // "CancellationReasons":[{"Code":"None"},{"Code":"ValidationError","Message":"…"}]
-      rapidjson::StringBuffer buffer;
-      JsonWriter w(buffer);
-      w.StartArray();
-      for (const std::string& message : result.cancellation_messages) {
-        w.StartObject();
-        w.Key("Code");
-        w.String(message.empty() ? "None" : "ValidationError");
-        if (!message.empty()) {
-          w.Key("Message");
-          w.String(message);
-        }
-        w.EndObject();
+      std::vector<CancellationReason> reasons;
+      for (std::string& message : result.cancellation_messages) {
+        reasons.push_back({message.empty() ? "None" : "ValidationError", std::move(message), std::nullopt});
       }
-      w.EndArray();
-      ctx.error_extra = "\"CancellationReasons\":" + std::string(buffer.GetString(), buffer.GetSize());
+      ctx.error_extra = CancellationReasonsMember(reasons);
     }
     return status;
   }
-  JsonWriter& w = ctx.response;
-  w.StartObject();
-  WriteItemResponses(result.items, &w);
-  WriteConsumedCapacityList(result.capacity, ParseCapacityDetail(capacity), &w);
-  w.EndObject();
+  WriteTransactionItemsResponse(result.items, result.capacity, capacity, &ctx.response);
   return Status::OK();
 }
 

@@ -10,7 +10,6 @@
 
 #include "engine/base/check.h"
 #include "engine/base/utf8.h"
-#include "server/protocol/admin_streams.h"
 #include "server/protocol/operation.h"
 #include "server/protocol/request_json.h"
 #include "server/protocol/wire_error.h"
@@ -18,7 +17,6 @@
 namespace dynapage {
 
 namespace {
-const char kTargetPrefix[] = "DynamoDB_20120810.";
 const char kStreamsTargetPrefix[] = "DynamoDBStreams_20120810.";
 
 bool AcceptedContentType(std::string_view content_type) {
@@ -132,28 +130,21 @@ Caller CallerOf(std::string_view authorization, const std::string& default_regio
   return caller;
 }
 
-Dispatcher::Dispatcher(Database* db, ServiceOptions options, OperationFinder find_operation,
-                       OperationFinder find_streams_operation)
-    : Dispatcher(static_cast<DatabaseSet*>(nullptr), std::move(options), find_operation, find_streams_operation) {
-  DP_DCHECK(db != nullptr);
-  owned_databases_ = std::make_unique<DatabaseSet>(db);
-  databases_ = owned_databases_.get();
-}
-
 Dispatcher::Dispatcher(DatabaseSet* databases, ServiceOptions options, OperationFinder find_operation,
                        OperationFinder find_streams_operation)
     : databases_(databases),
       options_(std::move(options)),
       find_operation_(find_operation),
       find_streams_operation_(find_streams_operation) {
+  DP_DCHECK(databases_ != nullptr);
   DP_DCHECK(find_operation_ != nullptr);
   if (options_.settable_clock) options_.clock = options_.settable_clock;
   DP_DCHECK(options_.clock != nullptr);
 }
 
 OperationHandler Dispatcher::FindHandler(std::string_view target) const {
-  if (target.compare(0, sizeof(kTargetPrefix) - 1, kTargetPrefix) == 0) {
-    return find_operation_(target.substr(sizeof(kTargetPrefix) - 1));
+  if (target.compare(0, sizeof(kDynamoDbTargetPrefix) - 1, kDynamoDbTargetPrefix) == 0) {
+    return find_operation_(target.substr(sizeof(kDynamoDbTargetPrefix) - 1));
   }
   if (find_streams_operation_ && target.compare(0, sizeof(kStreamsTargetPrefix) - 1, kStreamsTargetPrefix) == 0) {
     return find_streams_operation_(target.substr(sizeof(kStreamsTargetPrefix) - 1));
@@ -161,15 +152,20 @@ OperationHandler Dispatcher::FindHandler(std::string_view target) const {
   return nullptr;
 }
 
-RequestContext Dispatcher::ContextFor(const WireRequest& request) const {
+RequestContext ServiceRequestContext(const ServiceOptions& options, std::string_view request_id,
+                                     std::string_view authorization) {
   RequestContext context;
-  context.request_id = request.request_id;
-  context.caller = CallerOf(request.authorization, options_.region);
-  context.clock = options_.clock;
-  context.max_page_bytes = options_.max_page_bytes;
-  context.transient_status_ms = options_.transient_status_ms;
-  context.ttl_update_cooldown_ms = options_.ttl_update_cooldown_ms;
+  context.request_id = request_id;
+  context.caller = CallerOf(authorization, options.region);
+  context.clock = options.clock;
+  context.max_page_bytes = options.max_page_bytes;
+  context.transient_status_ms = options.transient_status_ms;
+  context.ttl_update_cooldown_ms = options.ttl_update_cooldown_ms;
   return context;
+}
+
+RequestContext Dispatcher::ContextFor(const WireRequest& request) const {
+  return ServiceRequestContext(options_, request.request_id, request.authorization);
 }
 
 WireResponse Dispatcher::Run(OperationHandler handler, const RequestContext& context, const rapidjson::Value& document,
@@ -195,8 +191,6 @@ WireResponse Dispatcher::Handle(const WireRequest& request) const {
     response.content_type = "text/plain";
     response.body.reserve(10 + request.host.size());
     response.body.append("healthy: ").append(request.host).append(" ");
-  } else if (request.method == "POST" && IsStreamsAdminPath(request.path)) {
-    response = HandleStreamsAdmin(databases_, options_, ContextFor(request), request);
   } else if (request.method != "POST" || request.path != "/" || !AcceptedContentType(request.content_type)) {
     response.status = 404;
     response.content_type = "application/x-amz-json-1.0";

@@ -44,6 +44,9 @@ struct ServiceOptions {
   RequestHooks* hooks = nullptr;
 };
 
+// The X-Amz-Target of a DynamoDB operation is this prefix and its name ("DynamoDB_20120810.PutItem").
+constexpr char kDynamoDbTargetPrefix[] = "DynamoDB_20120810.";
+
 // Views into the HTTP layer's request. REQUIRES: what they view outlives Handle().
 struct WireRequest {
   std::string_view request_id;       // made by the HTTP layer before dispatch; the response's x-amzn-RequestId
@@ -102,13 +105,16 @@ class RequestHooks {
 // account of the access key (AccountIdOf).
 Caller CallerOf(std::string_view authorization, const std::string& default_region);
 
+// The RequestContext of a request served under options: its id, its caller (CallerOf its Authorization header), and
+// options' clock, page limit and delays.
+RequestContext ServiceRequestContext(const ServiceOptions& options, std::string_view request_id,
+                                     std::string_view authorization);
+
 class Dispatcher {
  public:
-  // Serves db to every caller. REQUIRES: db outlives the dispatcher; find_operation is not null.
-  // find_streams_operation finds the operations of DynamoDB Streams (null: none).
-  Dispatcher(Database* db, ServiceOptions options, OperationFinder find_operation,
-             OperationFinder find_streams_operation = nullptr);
-  // Serves each caller the database of its namespace. REQUIRES: databases outlives the dispatcher.
+  // Serves each caller the database of its namespace (one database for all: DatabaseSet(db)). REQUIRES: databases
+  // outlives the dispatcher; find_operation is not null. find_streams_operation finds the operations of DynamoDB
+  // Streams (null: none).
   Dispatcher(DatabaseSet* databases, ServiceOptions options, OperationFinder find_operation,
              OperationFinder find_streams_operation = nullptr);
   WireResponse Handle(const WireRequest& request) const;
@@ -122,7 +128,6 @@ class Dispatcher {
   WireResponse Run(OperationHandler handler, const RequestContext& context, const rapidjson::Value& document,
                    std::string_view host) const;
 
-  std::unique_ptr<DatabaseSet> owned_databases_;  // the one-database set of the first constructor
   DatabaseSet* databases_;
   ServiceOptions options_;
   OperationFinder find_operation_;

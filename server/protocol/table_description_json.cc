@@ -2,20 +2,21 @@
 
 namespace dynapage {
 
+void WriteKeySchemaElement(const std::string& name, const char* key_type, JsonWriter* w) {
+  w->StartObject();
+  w->Key("AttributeName");
+  w->String(name);
+  w->Key("KeyType");
+  w->String(key_type);
+  w->EndObject();
+}
+
 namespace {
 // Every element in the order CreateTable or UpdateTable received it: the HASH attributes, then the RANGE ones.
 void WriteKeySchema(const KeySchema& key, JsonWriter* w) {
-  auto element = [w](const KeyAttribute& k, const char* key_type) {
-    w->StartObject();
-    w->Key("AttributeName");
-    w->String(k.name);
-    w->Key("KeyType");
-    w->String(key_type);
-    w->EndObject();
-  };
   w->StartArray();
-  for (size_t i = 0; i < key.hash_count(); i++) element(key.hash_at(i), "HASH");
-  for (size_t i = 0; i < key.range_count(); i++) element(key.range_at(i), "RANGE");
+  for (size_t i = 0; i < key.hash_count(); i++) WriteKeySchemaElement(key.hash_at(i).name, "HASH", w);
+  for (size_t i = 0; i < key.range_count(); i++) WriteKeySchemaElement(key.range_at(i).name, "RANGE", w);
   w->EndArray();
 }
 

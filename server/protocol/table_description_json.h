@@ -16,6 +16,8 @@ namespace dynapage {
 void ApplyTransientStatus(const RequestContext& ctx, TableDescription* description);
 
 void WriteTableDescription(const TableDescription& description, JsonWriter* w);
+// One element of a KeySchema: {"AttributeName": name, "KeyType": key_type} ("HASH" or "RANGE").
+void WriteKeySchemaElement(const std::string& name, const char* key_type, JsonWriter* w);
 // A whole response holding only the description: {"<member>": {…}} ("Table" or "TableDescription").
 void WriteTableDescriptionResponse(const char* member, const TableDescription& description, JsonWriter* w);
 // DeleteTable's response: {"TableDescription": {…}} with only what DynamoDB shows of a table being deleted

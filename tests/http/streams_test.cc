@@ -501,6 +501,41 @@ TEST_F(StreamsTest, ListAndDescribePagination) {
             JsonText(r.json["StreamDescription"]["KeySchema"]));
 }
 
+// The members of a listed stream and of a stream's description, in DynamoDB's order.
+TEST_F(StreamsTest, SummaryAndDescriptionMembers) {
+  HttpResult created = server_.Call("CreateTable", CreateBody("tab", Spec("NEW_IMAGE"), "id", "sk"));
+  ASSERT_EQ(200, created.status) << created.Describe();
+  const std::string arn = created.json["TableDescription"]["LatestStreamArn"].GetString();
+  const std::string label = created.json["TableDescription"]["LatestStreamLabel"].GetString();
+  EXPECT_EQ(
+      Canonical(R"({"Streams":[{"StreamArn":")" + arn + R"(","TableName":"tab","StreamLabel":")" + label + R"("}]})"),
+      CallStreams(server_, "ListStreams", "{}").body);
+
+  HttpResult r = CallStreams(server_, "DescribeStream", R"({"StreamArn":")" + arn + R"("})");
+  ASSERT_EQ(200, r.status) << r.Describe();
+  const auto& d = r.json["StreamDescription"];
+  std::string members;
+  for (auto m = d.MemberBegin(); m != d.MemberEnd(); ++m) members += std::string(m->name.GetString()) + " ";
+  EXPECT_EQ("StreamArn StreamLabel StreamStatus StreamViewType CreationRequestDateTime TableName KeySchema Shards ",
+            members);
+  EXPECT_EQ(arn, d["StreamArn"].GetString());
+  EXPECT_EQ(label, d["StreamLabel"].GetString());
+  EXPECT_EQ("ENABLED", std::string(d["StreamStatus"].GetString()));
+  EXPECT_EQ("NEW_IMAGE", std::string(d["StreamViewType"].GetString()));
+  EXPECT_NEAR(created.json["TableDescription"]["CreationDateTime"].GetDouble(),
+              d["CreationRequestDateTime"].GetDouble(), 1.0);
+  EXPECT_EQ("tab", std::string(d["TableName"].GetString()));
+  EXPECT_EQ(Canonical(R"([{"AttributeName":"id","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}])"),
+            JsonText(d["KeySchema"]));
+  ASSERT_EQ(1u, d["Shards"].Size());
+  EXPECT_EQ(
+      Canonical(R"({"ShardId":")" + ShardIdOf(server_, arn) +
+                R"(","SequenceNumberRange":)"
+                R"({"StartingSequenceNumber":")" +
+                std::string(d["Shards"][0]["SequenceNumberRange"]["StartingSequenceNumber"].GetString()) + R"("}})"),
+      JsonText(d["Shards"][0]));
+}
+
 // The forms boto3's validation and Flink's shard-id pattern require.
 TEST_F(StreamsTest, IdentifierForms) {
   std::string arn = CreateWithStream("KEYS_ONLY", "abc");

@@ -737,6 +737,11 @@ TEST(AdminApi, ErrorsAreJsonAndClear) {
       {"POST", "/_dynapage/reset?table=nope", "", 404, "TableNotFound", "no table named \"nope\""},
       {"POST", "/_dynapage/reset?tabel=tab", "", 400, "BadRequest",
        "unknown query parameter 'tabel' for POST /_dynapage/reset"},
+      // The streams and TTL calls are admin routes too (their bad bodies are DynamoDB's ValidationException).
+      {"GET", "/_dynapage/clock", "", 405, "MethodNotAllowed",
+       "GET /_dynapage/clock is not allowed; /_dynapage/clock takes POST"},
+      {"POST", "/_dynapage/ttl/sweep?table=tab", "{}", 400, "BadRequest",
+       "unknown query parameter 'table' for POST /_dynapage/ttl/sweep"},
   };
   for (const Case& c : cases) {
     HttpResult r = Admin(server, c.method, c.path, c.body);

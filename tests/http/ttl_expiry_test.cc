@@ -181,6 +181,25 @@ TEST_F(TtlExpiryTest, SweepOfOneTableAndAdminErrors) {
   EXPECT_LT(r.json["epoch_ms"].GetInt64(), kNow * 1000 - 60000);  // this machine's clock is before 2027
 }
 
+// The sweep acts as the caller of its request: its REMOVE records carry the region of its Authorization header.
+TEST_F(TtlExpiryTest, SweepRecordsCarryTheRegionOfItsRequest) {
+  Put("a", N(kNow - 5));
+  HttpRequest request;
+  request.path = "/_dynapage/ttl/sweep";
+  request.headers.emplace("Content-Type", "application/json");
+  request.headers.emplace("Authorization",
+                          "AWS4-HMAC-SHA256 Credential=AKID/20260101/eu-west-2/dynamodb/aws4_request, "
+                          "SignedHeaders=host;x-amz-date, Signature=abc");
+  request.body = "{}";
+  HttpResult r = server_.Send(request);
+  ASSERT_EQ(200, r.status) << r.Describe();
+  EXPECT_EQ(Canonical(R"({"ExpiredItems":1})"), r.body);
+  std::vector<StreamRecordText> records = ReadAll(server_, LatestStreamArn(server_, "tab"));
+  ASSERT_EQ(2u, records.size());
+  EXPECT_EQ("REMOVE", records[1].event_name);
+  EXPECT_NE(std::string::npos, records[1].json.find(R"("awsRegion":"eu-west-2")")) << records[1].json;
+}
+
 TEST(TtlSweeperTest, TheSweeperThreadDeletesExpiredItems) {
   TestServerOptions options;
   options.ttl_interval_ms = 20;

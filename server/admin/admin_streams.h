@@ -6,26 +6,23 @@
 //                               resets the server's clock (ServiceOptions::settable_clock; the clock runs on from
 //                               there); answers {"epoch_ms": <now>}.
 //
-// A malformed body is HTTP 400 with a ValidationException. docs/streams-and-ttl.md describes both.
+// A malformed body is HTTP 400 with a ValidationException (DynamoDB's error form, unlike the other admin routes').
+// docs/streams-and-ttl.md describes both.
 
-#ifndef DYNAPAGE_SERVER_PROTOCOL_ADMIN_STREAMS_H_
-#define DYNAPAGE_SERVER_PROTOCOL_ADMIN_STREAMS_H_
+#ifndef DYNAPAGE_SERVER_ADMIN_ADMIN_STREAMS_H_
+#define DYNAPAGE_SERVER_ADMIN_ADMIN_STREAMS_H_
 
-#include <string_view>
-
-#include "engine/base/request_context.h"
+#include "server/admin/admin_api.h"
 #include "server/protocol/database_set.h"
 #include "server/protocol/dispatcher.h"
 
 namespace dynapage {
 
-bool IsStreamsAdminPath(std::string_view path);
-
-// REQUIRES: IsStreamsAdminPath(request.path).
-// The TTL sweep covers every database of databases open now.
-WireResponse HandleStreamsAdmin(DatabaseSet* databases, const ServiceOptions& options, const RequestContext& ctx,
-                                const WireRequest& request);
+// Adds both routes to api. Each request runs in the RequestContext the dispatcher would give it (its caller from
+// its Authorization header; the clock is options.settable_clock, else options.clock). The TTL sweep covers every
+// database of databases open now. REQUIRES: databases and the clocks outlive api.
+void AddStreamsAdminRoutes(AdminApi* api, DatabaseSet* databases, const ServiceOptions& options);
 
 }  // namespace dynapage
 
-#endif  // DYNAPAGE_SERVER_PROTOCOL_ADMIN_STREAMS_H_
+#endif  // DYNAPAGE_SERVER_ADMIN_ADMIN_STREAMS_H_

@@ -1,7 +1,10 @@
-#include "server/protocol/admin_streams.h"
+#include "server/admin/admin_streams.h"
 
 #include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
+
+#include <functional>
+#include <utility>
 
 #include "engine/base/messages.h"
 #include "engine/database/sweeper.h"
@@ -41,6 +44,16 @@ Status ParseBody(std::string_view body, rapidjson::Document* doc) {
   doc->Parse(body.data(), body.size());
   if (doc->HasParseError() || !doc->IsObject()) return Status::Validation("The body must be a JSON object");
   return Status::OK();
+}
+
+// A handler of the request's body as a JSON object; a malformed body is answered before it.
+AdminApi::Handler WithJsonBody(std::function<WireResponse(const AdminRequest&, const rapidjson::Document&)> handle) {
+  return [handle = std::move(handle)](const AdminRequest& request) {
+    rapidjson::Document body;
+    Status parsed = ParseBody(request.body, &body);
+    if (!parsed.ok()) return Answer(parsed, "", 0);
+    return handle(request, body);
+  };
 }
 
 WireResponse Sweep(DatabaseSet* databases, const RequestContext& ctx, const rapidjson::Document& body) {
@@ -83,15 +96,18 @@ WireResponse SetClock(OffsetClock* clock, const rapidjson::Document& body) {
 }
 }  // namespace
 
-bool IsStreamsAdminPath(std::string_view path) { return path == kSweepPath || path == kClockPath; }
-
-WireResponse HandleStreamsAdmin(DatabaseSet* databases, const ServiceOptions& options, const RequestContext& ctx,
-                                const WireRequest& request) {
-  rapidjson::Document body;
-  Status parsed = ParseBody(request.body, &body);
-  if (!parsed.ok()) return Answer(parsed, "", 0);
-  if (request.path == kSweepPath) return Sweep(databases, ctx, body);
-  return SetClock(options.settable_clock, body);
+void AddStreamsAdminRoutes(AdminApi* api, DatabaseSet* databases, const ServiceOptions& options) {
+  ServiceOptions service = options;
+  if (service.settable_clock) service.clock = service.settable_clock;
+  api->AddRoute("POST", kSweepPath, {},
+                WithJsonBody([databases, service](const AdminRequest& request, const rapidjson::Document& body) {
+                  return Sweep(databases, ServiceRequestContext(service, request.request_id, request.authorization),
+                               body);
+                }));
+  api->AddRoute("POST", kClockPath, {},
+                WithJsonBody([clock = options.settable_clock](const AdminRequest&, const rapidjson::Document& body) {
+                  return SetClock(clock, body);
+                }));
 }
 
 }  // namespace dynapage
