@@ -149,8 +149,22 @@ Status CheckTargetsDisjoint(const PartiqlStatement& s) {
 
 }  // namespace
 
+Status PartiqlExpressionBuilder::CheckArithmetic(const PartiqlSetValue& value) const {
+  if (value.kind != PartiqlSetValue::Kind::kPlus && value.kind != PartiqlSetValue::Kind::kMinus) return Status::OK();
+  for (const PartiqlOperand* operand : {&value.first, &value.second}) {
+    bool constant = operand->kind == PartiqlOperand::Kind::kLiteral || operand->kind == PartiqlOperand::Kind::kParameter;
+    // PartiQL reports a constant that is no number as it reports an attribute that is none, when applied; the
+    // UpdateExpression underneath would refuse it earlier, in its own words.
+    if (constant && ValueOf(*operand).type != AttrType::kN) {
+      return Status::Validation("An operand in the update expression has an incorrect data type");
+    }
+  }
+  return Status::OK();
+}
+
 Status PartiqlExpressionBuilder::Update(const PartiqlStatement& s, std::string* out) {
   DP_RETURN_IF_ERROR(CheckTargetsDisjoint(s));
+  for (const PartiqlSetItem& item : s.set_items) DP_RETURN_IF_ERROR(CheckArithmetic(item.value));
   std::vector<std::string> sets, adds, deletes, removes;
   for (const PartiqlSetItem& item : s.set_items) {
     const PartiqlSetValue& v = item.value;

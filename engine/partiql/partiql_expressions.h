@@ -44,6 +44,8 @@ class PartiqlExpressionBuilder {
 
  private:
   Status CheckOrdering(const char* op, const PartiqlOperand& operand) const;
+  // SET path = a + b or a - b with a literal or parameter that is not a number.
+  Status CheckArithmetic(const PartiqlSetValue& value) const;
 
   const std::vector<AttributeValue>& parameters_;
   std::map<std::string, std::string> names_;    // placeholder -> name

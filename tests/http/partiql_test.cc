@@ -480,6 +480,25 @@ TEST_F(PartiqlTest, OverlappingUpdatePathsAreRefusedInPartiqlWording) {
       r.Message());
 }
 
+TEST_F(PartiqlTest, ArithmeticWithAConstantThatIsNoNumberIsAnOperandOfTheWrongType) {
+  Fill("a", 1);
+  // DynamoDB's PartiQL words a constant that is no number as an attribute that is none, found when applied:
+  // not the UpdateExpression's "Invalid UpdateExpression: Incorrect operand type ...".
+  const std::string kWrongType = "An operand in the update expression has an incorrect data type";
+  for (const std::string& statement : {std::string("UPDATE tab SET v = v + 'x' WHERE pk = 'a' AND sk = 0"),
+                                       std::string("UPDATE tab SET v = [1] - v WHERE pk = 'a' AND sk = 0"),
+                                       std::string("UPDATE tab SET v = pad + 1 WHERE pk = 'a' AND sk = 0")}) {
+    HttpResult r = Execute(statement);
+    EXPECT_EQ("ValidationException", r.ErrorName()) << statement;
+    EXPECT_EQ(kWrongType, r.Message()) << statement;
+  }
+  HttpResult r = Execute("UPDATE tab SET v = v + ? WHERE pk = 'a' AND sk = 0", R"(,"Parameters":[{"S":"x"}])");
+  EXPECT_EQ(kWrongType, r.Message());
+  Ok("UPDATE tab SET v = v + ? WHERE pk = 'a' AND sk = 0", R"(,"Parameters":[{"N":"2"}])");
+  Ok("UPDATE tab SET v = 5 - v WHERE pk = 'a' AND sk = 0");
+  EXPECT_EQ(Canonical(R"([{"v":{"N":"3"}}])"), JsonText(Execute("SELECT v FROM tab WHERE pk = 'a'").json["Items"]));
+}
+
 TEST_F(PartiqlTest, DeleteOfAMissingItemIsNoError) {
   HttpResult r = Execute("DELETE FROM tab WHERE pk = 'a' AND sk = 1 RETURNING ALL OLD *");
   ASSERT_EQ(200, r.status) << r.Describe();
