@@ -2,6 +2,8 @@
 
 #include <openssl/evp.h>
 
+#include "engine/base/utf8.h"
+
 namespace dynapage {
 
 namespace {
@@ -12,14 +14,6 @@ int DecodeChar(unsigned char c) {
   if (c == '+') return 62;
   if (c == '/') return 63;
   return -1;
-}
-
-// The whole UTF-8 character starting at text[i] (text is valid UTF-8: requests are checked), so that quoting it
-// never cuts a character in two.
-std::string_view CharacterAt(std::string_view text, size_t i) {
-  unsigned char lead = static_cast<unsigned char>(text[i]);
-  size_t length = lead < 0xC0 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
-  return text.substr(i, length);
 }
 
 Status BlobError(std::string_view text, const std::string& why) {
@@ -56,7 +50,7 @@ Status Base64Decode(std::string_view text, std::string* out) {
   int bits = 0;
   for (size_t i = 0; i < data_chars; i++) {
     int v = DecodeChar(static_cast<unsigned char>(text[i]));
-    if (v < 0) return BlobError(text, "Invalid Base64 character: '" + std::string(CharacterAt(text, i)) + "'");
+    if (v < 0) return BlobError(text, "Invalid Base64 character: '" + std::string(Utf8CharacterAt(text, i)) + "'");
     acc = (acc << 6) | static_cast<uint32_t>(v);
     bits += 6;
     if (bits >= 8) {

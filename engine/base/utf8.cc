@@ -6,6 +6,8 @@
 
 #include <cstring>
 
+#include "engine/base/check.h"
+
 namespace dynapage {
 
 namespace {
@@ -104,6 +106,13 @@ bool HasLoneSurrogateEscape(std::string_view json) {
     if (i + 6 > n || p[i] != '\\' || p[i + 1] != 'u' || !IsLowSurrogate(HexQuad(p + i + 2))) return true;
     i += 6;
   }
+}
+
+std::string_view Utf8CharacterAt(std::string_view text, size_t i) {
+  DP_DCHECK(i < text.size());
+  unsigned char lead = static_cast<unsigned char>(text[i]);
+  size_t length = lead < 0xC0 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
+  return text.substr(i, length);
 }
 
 std::string ToValidUtf8(std::string_view text) {

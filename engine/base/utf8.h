@@ -21,6 +21,11 @@ bool IsValidUtf8(std::string_view text);
 // a string makes it invalid JSON anyway, so escapes are found without tracking strings).
 bool HasLoneSurrogateEscape(std::string_view json);
 
+// The whole UTF-8 character starting at text[i], for quoting it in a message without cutting it in two.
+// REQUIRES: i < text.size() and text is valid UTF-8 (requests are checked); at the end of a text cut short,
+// what is left of the character.
+std::string_view Utf8CharacterAt(std::string_view text, size_t i);
+
 // The text with each byte that is not part of a valid UTF-8 sequence replaced by '?': for echoing text that
 // was not checked (a header) into a response, which is always valid UTF-8.
 std::string ToValidUtf8(std::string_view text);

@@ -2,6 +2,8 @@
 
 #include <cctype>
 
+#include "engine/base/utf8.h"
+
 namespace dynapage {
 
 bool PartiqlToken::IsWord(const char* keyword) const {
@@ -110,7 +112,7 @@ Status TokenizePartiql(std::string_view text, std::vector<PartiqlToken>* out) {
           break;
         }
       }
-      if (!found) return fail(std::string("Unexpected character '") + c + "'");
+      if (!found) return fail("Unexpected character '" + std::string(Utf8CharacterAt(text, i)) + "'");
       t.kind = PartiqlToken::Kind::kSymbol;
       t.text = found;
       advance(t.text.size());

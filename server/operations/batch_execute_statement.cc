@@ -5,6 +5,7 @@
 #include "server/operations/operation_table.h"
 #include "server/operations/partiql_members.h"
 #include "server/protocol/consumed_capacity_json.h"
+#include "server/protocol/wire_error.h"
 
 namespace dynapage {
 
@@ -44,7 +45,7 @@ Status HandleBatchExecuteStatement(OperationContext& ctx) {
       w.Key("Code");
       w.String(response.error_code);
       w.Key("Message");
-      w.String(response.error_message);
+      WriteErrorMessage(response.error_message, &w);
       w.EndObject();
     }
     if (response.table_name) {

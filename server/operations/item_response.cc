@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "server/protocol/wire_error.h"
+
 namespace dynapage {
 
 ReturnValues ParseReturnValues(const std::optional<std::string>& value) {
@@ -131,7 +133,7 @@ std::string CancellationReasonsMember(const std::vector<CancellationReason>& rea
     w.String(r.code);
     if (!r.message.empty()) {
       w.Key("Message");
-      w.String(r.message);
+      WriteErrorMessage(r.message, &w);
     }
     if (r.item) {
       w.Key("Item");

@@ -21,11 +21,7 @@ std::string Body(const std::string& type, const char* message_key, const std::st
   w.String(type.c_str(), static_cast<rapidjson::SizeType>(type.size()));
   if (message) {
     w.Key(message_key);
-    // Messages quote the request's text, which is valid UTF-8; should a message still cut a character in two,
-    // the answer stays valid UTF-8 (a client's JSON decoder would refuse it).
-    std::string repaired;
-    if (!IsValidUtf8(*message)) message = &(repaired = ToValidUtf8(*message));
-    w.String(message->c_str(), static_cast<rapidjson::SizeType>(message->size()));
+    WriteErrorMessage(*message, &w);
   }
   w.EndObject();
   std::string body(buffer.GetString(), buffer.GetSize());
@@ -38,6 +34,14 @@ std::string Body(const std::string& type, const char* message_key, const std::st
   return body;
 }
 }  // namespace
+
+void WriteErrorMessage(const std::string& message, JsonWriter* w) {
+  if (IsValidUtf8(message)) {
+    w->String(message);
+  } else {
+    w->String(ToValidUtf8(message));
+  }
+}
 
 WireError ToWireError(const Status& status, const std::string& extra) {
   WireError e;

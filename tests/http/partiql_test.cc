@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/base/utf8.h"
 #include "tests/http/http_test_util.h"
 
 namespace dynapage {
@@ -587,6 +588,17 @@ TEST_F(PartiqlTest, BatchAnswersEachStatementOnItsOwn) {
                 {"Statement":"INSERT INTO tab VALUE {'pk': 'q', 'sk': 1}"},
                 {"Statement":"DELETE FROM tab WHERE pk = 'q' AND sk = 1"}]})")
                                                                   .Message());
+}
+
+TEST_F(PartiqlTest, BatchErrorsQuotingTheStatementAreValidUtf8) {
+  // Found by the http_request fuzzer: a statement error listed in BatchExecuteStatement's 200 answer quoted one
+  // byte of a two-byte character, and the answer was not UTF-8.
+  HttpResult r = server_.Call("BatchExecuteStatement",
+                              "{\"Statements\":[{\"Statement\":\"SELECT\xDA\x8C\xDF\xB9ROM tab WHERE pk = 'a'\"}]}");
+  ASSERT_EQ(200, r.status) << r.Describe();
+  ASSERT_TRUE(IsValidUtf8(r.body)) << r.body;
+  EXPECT_EQ("Statement wasn't well formed, can't be processed: Unexpected character '\xDA\x8C' at 1:7",
+            std::string(r.json["Responses"][0]["Error"]["Message"].GetString()));
 }
 
 TEST_F(PartiqlTest, BatchChargesWritesThatFailedTheirConditionToTheTotalOnly) {

@@ -35,6 +35,15 @@ TEST(PartiqlParserTest, SelectWithKeywordsInAnyCase) {
   EXPECT_EQ("2000", s.where->children[1]->operands[1].value.scalar);
 }
 
+TEST(PartiqlParserTest, AnUnexpectedCharacterIsQuotedWhole) {
+  // Two- and four-byte UTF-8 characters where a symbol was expected: the message quotes each whole, never a lone
+  // lead byte (a message that cuts a character in two is not UTF-8, and BatchExecuteStatement lists it in a
+  // 200 answer that a client's JSON decoder would refuse).
+  const std::string syntax = "Statement wasn't well formed, can't be processed: ";
+  EXPECT_EQ(syntax + "Unexpected character '\xDA\x8C' at 1:7", Error("SELECT\xDA\x8C\xDF\xB9ROM t"));
+  EXPECT_EQ(syntax + "Unexpected character '\xF0\x9F\x98\x80' at 1:8", Error("SELECT \xF0\x9F\x98\x80 FROM t"));
+}
+
 TEST(PartiqlParserTest, ProjectionPathsAndIndexTarget) {
   PartiqlStatement s = Parse("SELECT a, m.k.z, tags[1] FROM \"t\".\"byA\"");
   ASSERT_EQ(3u, s.projection.size());
