@@ -99,7 +99,8 @@ class JsonWriter : public rapidjson::Writer<rapidjson::StringBuffer> {
     if (!NeedsEscape(text)) {
       char* out = os_->Push(text.size() + 2);
       out[0] = '"';
-      std::memcpy(out + 1, text.data(), text.size());
+      // An empty view may have no data at all, and memcpy from null is undefined even for no bytes.
+      if (!text.empty()) std::memcpy(out + 1, text.data(), text.size());
       out[text.size() + 1] = '"';
       return;
     }

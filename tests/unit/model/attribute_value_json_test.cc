@@ -278,6 +278,19 @@ TEST(JsonWriterTest, ReserveMakesRoomWithoutWriting) {
   EXPECT_EQ(R"({"Items":[{"a":{"S":"x"}},{"b":{"N":"1"}}]})", std::string(buffer.GetString()));
 }
 
+// An empty string_view may carry no data pointer at all (a default-constructed one): it is written as "" without
+// reading from it (found by the http_request fuzzer under UBSan: DescribeEndpoints with no Host).
+TEST(JsonWriterTest, EmptyTextWithoutDataIsAnEmptyString) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter writer(buffer);
+  std::string_view none;
+  writer.StartObject();
+  writer.Key(none.data(), 0);
+  writer.String(none.data(), 0);
+  writer.EndObject();
+  EXPECT_EQ(std::string(R"({"":""})"), buffer.GetString());
+}
+
 // JsonWriter's String and Key copy text that needs no escaping in one piece and escape the rest as RapidJSON's
 // writer does, except that 0x1A..0x1F are always escaped (RapidJSON 1.1.0's 16-byte scan lets them through):
 // whatever the text (escapes at any position, near and across 16-byte blocks, every length), the output is
