@@ -94,6 +94,11 @@ http = [("%s\n%s" % r).encode() for r in requests]
 http.append(b'PutItem\n{"TableName":"tab","Item":{"pk":{"S":"\xff\xfe"}}}')
 http.append(b'PutItem\n{"TableName":"tab","Item":{"pk":{"S":"\\udc00"}}}')
 http.append(b'!ListTables\n{}')
+# Inputs the fuzzer once failed on, kept as seeds: a statement error quoting one byte of a two-byte character in
+# BatchExecuteStatement's 200 answer; DescribeEndpoints without a Host (memcpy from a null pointer).
+http.append('BatchExecuteStatement\n{"Statements": [{"Statement": "SELECT\u068c\u07f9ROM rng WHERE pk = \'k\'"}]}'
+            .encode())
+http.append(b'DescribeEndpoints\n{}')
 write("http_request", http)
 
 values = [ITEM, '{"Item":%s}' % ITEM, '{"Value":{"NS":["1","01"]}}', '{"Value":{"SS":[]}}',
