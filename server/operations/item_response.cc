@@ -152,6 +152,12 @@ std::string JsonFingerprint(const rapidjson::Value& request) {
   return std::string(buffer.GetString(), buffer.GetSize());
 }
 
+void CheckClientRequestToken(const std::optional<std::string>& token, ConstraintErrors* errors) {
+  if (!token) return;
+  if (token->empty()) errors->Add(*token, "clientRequestToken", "Member must have length greater than or equal to 1");
+  if (token->size() > 36) errors->Add(*token, "clientRequestToken", "Member must have length less than or equal to 36");
+}
+
 void WriteTransactionItemsResponse(const std::vector<std::optional<AttributeMap>>& items,
                                    const std::vector<ConsumedCapacity>& capacity,
                                    const std::optional<std::string>& return_consumed_capacity, JsonWriter* w) {

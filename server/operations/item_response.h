@@ -60,6 +60,10 @@ void WriteItemCollectionMetricsMap(const Catalog& catalog,
 // "CancellationReasons":[{"Code":"None"},{"Code":"ConditionalCheckFailed","Message":"…","Item":{…}}]
 std::string CancellationReasonsMember(const std::vector<CancellationReason>& reasons);
 
+// The model's length constraint on a write transaction's ClientRequestToken (1 to 36 characters), for
+// TransactWriteItems and ExecuteTransaction.
+void CheckClientRequestToken(const std::optional<std::string>& token, ConstraintErrors* errors);
+
 // The whole answer of a transaction that reads (TransactGetItems, ExecuteTransaction): {"Responses": [{"Item":
 // {…}}, {} where there is no item, …], then "ConsumedCapacity" as return_consumed_capacity asks}.
 void WriteTransactionItemsResponse(const std::vector<std::optional<AttributeMap>>& items,

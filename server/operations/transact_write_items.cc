@@ -90,11 +90,7 @@ Status HandleTransactWriteItems(OperationContext& ctx) {
   } else {
     errors.AddNull("transactItems");
   }
-  if (request.client_request_token) {
-    const std::string& token = *request.client_request_token;
-    if (token.empty()) errors.Add(token, "clientRequestToken", "Member must have length greater than or equal to 1");
-    if (token.size() > 36) errors.Add(token, "clientRequestToken", "Member must have length less than or equal to 36");
-  }
+  CheckClientRequestToken(request.client_request_token, &errors);
   errors.CheckEnum(capacity, "returnConsumedCapacity", kReturnConsumedCapacityValues);
   errors.CheckEnum(metrics, "returnItemCollectionMetrics", kReturnItemCollectionMetricsValues);
   DP_RETURN_IF_ERROR(errors.ToStatus());
