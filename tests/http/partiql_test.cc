@@ -674,6 +674,20 @@ TEST_F(PartiqlTest, TransactionIsAllOrNothingWithReasonsInStatementOrder) {
             JsonText(r.json["Responses"]));
 }
 
+TEST_F(PartiqlTest, TransactionTokenIsAtMost36Characters) {
+  const std::string statements =
+      R"({"TransactStatements":[{"Statement":"INSERT INTO tab VALUE {'pk': 'a', 'sk': 1}"}])";
+  HttpResult r =
+      server_.Call("ExecuteTransaction", statements + R"(,"ClientRequestToken":")" + std::string(37, 't') + "\"}");
+  EXPECT_EQ("ValidationException", r.ErrorName()) << r.Describe();
+  EXPECT_NE(std::string::npos, r.Message().find("at 'clientRequestToken' failed to satisfy constraint: Member must "
+                                                "have length less than or equal to 36"))
+      << r.Describe();
+  EXPECT_EQ("[]", JsonText(Execute("SELECT * FROM tab").json["Items"]));  // nothing written
+  r = server_.Call("ExecuteTransaction", statements + R"(,"ClientRequestToken":")" + std::string(36, 't') + "\"}");
+  EXPECT_EQ(200, r.status) << r.Describe();
+}
+
 TEST_F(PartiqlTest, TransactionRefusals) {
   auto tx = [&](const std::string& statements) {
     return server_.Call("ExecuteTransaction", "{\"TransactStatements\":[" + statements + "]}").Message();
