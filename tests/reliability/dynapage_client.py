@@ -59,6 +59,8 @@ class Server:
 
 
 class Client:
+    authorization = AUTHORIZATION  # the caller: its access key and region choose the namespace
+
     def __init__(self, port, timeout=60):
         self.port = port
         self.timeout = timeout
@@ -68,7 +70,7 @@ class Client:
         """Returns (HTTP status, decoded JSON body)."""
         data = json.dumps(body).encode()
         headers = {"Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": "DynamoDB_20120810." + operation,
-                   "Authorization": AUTHORIZATION, "X-Amz-Date": "20240101T000000Z"}
+                   "Authorization": self.authorization, "X-Amz-Date": "20240101T000000Z"}
         try:
             self.conn.request("POST", "/", data, headers)
             response = self.conn.getresponse()
