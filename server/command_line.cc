@@ -2,10 +2,10 @@
 
 #include <cerrno>
 #include <climits>
-#include <fstream>
-#include <sstream>
 #include <cstdlib>
+#include <fstream>
 #include <iterator>
+#include <sstream>
 
 namespace dynapage {
 
@@ -60,8 +60,6 @@ const char kUsage[] =
 
 // The delay -delayTransientStatuses sets when --transient-status-delay does not.
 constexpr uint64_t kDefaultTransientStatusMs = 1000;
-// The subdirectory of the data directory that DynamoDB Local's -sharedDb uses (DynamoDB Local's file name).
-const char kSharedDatabaseName[] = "shared-local-instance.db";
 
 struct ParseState {
   CommandLine* out;
@@ -351,7 +349,7 @@ CommandLineOutcome ParseCommandLine(const std::vector<std::string>& args, Comman
     // DynamoDB Local keeps its files in the working directory unless told otherwise, and names the shared
     // database's file; dynapage's own --db-path DIR keeps a shared database in DIR itself.
     if (!state.db_path_given) out->database.path = ".";
-    if (out->namespace_mode == NamespaceMode::kShared) out->database.path += std::string("/") + kSharedDatabaseName;
+    if (out->namespace_mode == NamespaceMode::kShared) out->database.path += std::string("/") + kSharedDatabaseFolder;
   }
   return CommandLineOutcome();
 }

@@ -18,9 +18,9 @@
 #include <vector>
 
 #include "engine/database/database.h"
+#include "engine/database/database_set.h"
 #include "server/admin/test_bench.h"
 #include "server/http/http_server.h"
-#include "server/protocol/database_set.h"
 #include "server/protocol/dispatcher.h"
 
 namespace dynapage {
@@ -28,8 +28,7 @@ namespace dynapage {
 struct CommandLine {
   std::string host;  // empty: both loopback addresses, 127.0.0.1 and ::1
   int port = 8000;
-  // Where the data is: empty for in memory. With a namespace other than shared, each namespace is a
-  // subdirectory of it (DatabaseSet).
+  // Where the data is: empty for in memory; else the folder of the one store of every namespace (DatabaseSet).
   DatabaseOptions database;
   NamespaceMode namespace_mode = NamespaceMode::kAccessKeyRegion;
   ServiceOptions service;

@@ -2,24 +2,22 @@
 
 #include <csignal>
 #include <cstdio>
-#include <filesystem>
 #include <memory>
 #include <string>
-#include <system_error>
 #include <thread>
 #include <vector>
 
 #include "engine/base/offset_clock.h"
 #include "engine/database/database.h"
+#include "engine/database/database_set.h"
 #include "server/command_line.h"
 #include "server/health_check.h"
 #include "server/http/http_server.h"
-#include "server/protocol/database_set.h"
 
 int main(int argc, char** argv) {
   dynapage::CommandLine options;
-  dynapage::CommandLineOutcome outcome = dynapage::ParseCommandLine(std::vector<std::string>(argv + 1, argv + argc),
-                                                                    &options);
+  dynapage::CommandLineOutcome outcome =
+      dynapage::ParseCommandLine(std::vector<std::string>(argv + 1, argv + argc), &options);
   if (!outcome.run) {
     std::fputs(outcome.output.c_str(), stdout);
     std::fputs(outcome.error.c_str(), stderr);
@@ -61,34 +59,21 @@ int main(int argc, char** argv) {
     return 1;
   }
   const std::string& path = options.database.path;
-  if (!path.empty()) {
-    std::error_code error;
-    std::filesystem::create_directories(path, error);
-    if (error) {
-      std::fprintf(stderr, "dynapage: cannot create %s: %s\n", path.c_str(), error.message().c_str());
-      return 1;
-    }
-    // The owner's only, like every directory and file the storage makes in it (the namespaces' databases are
-    // subdirectories of it).
-    std::filesystem::permissions(path, std::filesystem::perms::owner_all, std::filesystem::perm_options::replace,
-                                 error);
-  }
-  // The shared namespace opens its one database now, so that a bad directory is reported at once; the others
-  // open each namespace's on its first request.
-  std::unique_ptr<dynapage::Database> shared;
+  // The store opens now, for every namespace mode (creating the folder, the owner's only), so that a bad folder,
+  // a folder another dynapage process holds, or a 0.1.0 folder's migration is dealt with before the first
+  // request; each namespace's catalog is read on its first request.
   std::unique_ptr<dynapage::DatabaseSet> databases;
-  if (options.namespace_mode == dynapage::NamespaceMode::kShared) {
-    dynapage::Status status = dynapage::Database::Open(options.database, &shared);
-    if (!status.ok()) {
-      std::fprintf(stderr, "dynapage: %s\n", status.message().c_str());
-      return 1;
-    }
-    databases = std::make_unique<dynapage::DatabaseSet>(shared.get());
-  } else {
-    databases = std::make_unique<dynapage::DatabaseSet>(options.namespace_mode, options.database);
+  dynapage::Status opened = dynapage::DatabaseSet::Open(options.namespace_mode, options.database, &databases);
+  if (!opened.ok()) {
+    std::fprintf(stderr, "dynapage: %s\n", opened.message().c_str());
+    return 1;
   }
-  // Streams and TTL: the clock POST /_dynapage/clock sets (the server's clock), and a TTL sweeper for every
-  // database, every --ttl-interval seconds.
+  if (databases->store()->migrated_namespaces() > 0) {
+    std::fprintf(stderr, "dynapage: migrated %d namespace database(s) of dynapage 0.1.0 in %s into its store\n",
+                 databases->store()->migrated_namespaces(), path.c_str());
+  }
+  // Streams and TTL: the clock POST /_dynapage/clock sets (the server's clock), and one TTL sweeper for every
+  // namespace, every --ttl-interval seconds.
   dynapage::OffsetClock clock;
   options.service.settable_clock = &clock;
   dynapage::RequestContext sweeper_context;
@@ -125,7 +110,6 @@ int main(int argc, char** argv) {
   // The audit's summary reads what abandoned chains left: before the databases close.
   std::string audit_summary = bench.audit() ? bench.AuditSummary() : "";
   databases.reset();  // flushes RocksDB
-  shared.reset();
   int exit_status = 0;
   if (bench.audit()) {
     std::fputs(audit_summary.c_str(), stderr);

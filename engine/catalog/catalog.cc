@@ -3,22 +3,12 @@
 #include <cstdio>
 #include <mutex>
 
+#include "engine/catalog/catalog_keys.h"
+#include "engine/storage/key_codec.h"
+
 namespace dynapage {
 
 namespace {
-// Catalog keys sort before data keys ('d'): 'c' table definitions, 'k' the keyspace counter, 's' counters.
-constexpr char kDefinitionTag = 'c';
-constexpr char kNextKeyspaceKey[] = "k";
-constexpr char kStatsTag = 's';
-
-std::string DefinitionKey(const std::string& name) { return std::string(1, kDefinitionTag) + name; }
-
-std::string StatsKey(uint32_t keyspace) {
-  std::string key(1, kStatsTag);
-  for (int shift = 24; shift >= 0; shift -= 8) key.push_back(static_cast<char>((keyspace >> shift) & 0xFF));
-  return key;
-}
-
 std::string EncodeU64Pair(uint64_t a, uint64_t b) {
   char buf[48];
   int n = std::snprintf(buf, sizeof buf, "%llu %llu", static_cast<unsigned long long>(a),
@@ -28,32 +18,33 @@ std::string EncodeU64Pair(uint64_t a, uint64_t b) {
 }  // namespace
 
 Status Catalog::Load() {
-  auto it = storage_->NewIterator(std::string(1, kDefinitionTag), std::string(1, kDefinitionTag + 1));
+  std::string prefix = DefinitionPrefix(namespace_id_);
+  auto it = storage_->NewIterator(prefix, PrefixSuccessor(prefix));
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
     auto table = std::make_shared<TableDefinition>();
     if (!ParseTableDefinition(std::string(it->value()), table.get())) {
-      return Status::Internal("corrupt table definition for " + std::string(it->key().substr(1)));
+      return Status::Internal("corrupt table definition for " + std::string(it->key().substr(prefix.size())));
     }
     tables_[table->name] = table;
   }
   DP_RETURN_IF_ERROR(it->status());
-  std::string counter;
-  bool found = false;
-  DP_RETURN_IF_ERROR(storage_->Get(kNextKeyspaceKey, &counter, &found));
-  if (found) next_keyspace_ = static_cast<uint32_t>(std::stoul(counter));
-  auto stats = storage_->NewIterator(std::string(1, kStatsTag), std::string(1, kStatsTag + 1));
-  for (stats->SeekToFirst(); stats->Valid(); stats->Next()) {
-    std::string_view key = stats->key();
-    if (key.size() != 5) continue;
-    uint32_t keyspace = 0;
-    for (size_t i = 1; i < 5; i++) keyspace = (keyspace << 8) | static_cast<unsigned char>(key[i]);
+  // The counters of this namespace's keyspaces (its tables' and indexes'), looked up one snapshot at once.
+  std::vector<uint32_t> keyspaces;
+  for (const auto& [name, table] : tables_) {
+    keyspaces.push_back(table->keyspace);
+    for (const auto& index : table->indexes) keyspaces.push_back(index.keyspace);
+  }
+  std::vector<std::string> keys;
+  for (uint32_t keyspace : keyspaces) keys.push_back(StatsKey(keyspace));
+  std::vector<std::string> values;
+  std::vector<bool> found;
+  DP_RETURN_IF_ERROR(storage_->MultiGet(std::vector<std::string_view>(keys.begin(), keys.end()), &values, &found));
+  for (size_t i = 0; i < keyspaces.size(); i++) {
     unsigned long long count = 0, bytes = 0;
-    std::string value(stats->value());
-    if (std::sscanf(value.c_str(), "%llu %llu", &count, &bytes) == 2) {
-      stats_[keyspace] = TableStats{static_cast<int64_t>(count), static_cast<int64_t>(bytes)};
+    if (found[i] && std::sscanf(values[i].c_str(), "%llu %llu", &count, &bytes) == 2) {
+      stats_[keyspaces[i]] = TableStats{static_cast<int64_t>(count), static_cast<int64_t>(bytes)};
     }
   }
-  DP_RETURN_IF_ERROR(stats->status());
   return streams_.Load(*storage_);
 }
 
@@ -113,22 +104,20 @@ TableStats Catalog::StatsOfLocked(uint32_t keyspace) const {
   return it == stats_.end() ? TableStats() : it->second;
 }
 
-void Catalog::PutDefinition(const TableDefinition& table, Storage::Batch* batch) {
-  batch->Put(DefinitionKey(table.name), SerializeTableDefinition(table));
+void Catalog::PutDefinition(const TableDefinition& table, Storage::Batch* batch) const {
+  batch->Put(DefinitionKey(namespace_id_, table.name), SerializeTableDefinition(table));
 }
 
-void Catalog::DeleteDefinition(const std::string& name, Storage::Batch* batch) { batch->Delete(DefinitionKey(name)); }
-
-void Catalog::PutNextKeyspace(uint32_t next, Storage::Batch* batch) {
-  batch->Put(kNextKeyspaceKey, std::to_string(next));
+void Catalog::DeleteDefinition(const std::string& name, Storage::Batch* batch) const {
+  batch->Delete(DefinitionKey(namespace_id_, name));
 }
 
 void Catalog::PutStats(uint32_t keyspace, const TableStats& stats, Storage::Batch* batch) const {
   // Counters are stored only to be read back by Load; in memory, stats_ is all there is. (A batch write then
   // also keeps to its own stretch of the memtable, instead of going to the counter's key and back each time.)
   if (!storage_->persistent()) return;
-  batch->Put(StatsKey(keyspace), EncodeU64Pair(static_cast<uint64_t>(stats.item_count),
-                                               static_cast<uint64_t>(stats.size_bytes)));
+  batch->Put(StatsKey(keyspace),
+             EncodeU64Pair(static_cast<uint64_t>(stats.item_count), static_cast<uint64_t>(stats.size_bytes)));
 }
 
 void Catalog::DeleteStats(uint32_t keyspace, Storage::Batch* batch) { batch->Delete(StatsKey(keyspace)); }
@@ -158,11 +147,6 @@ bool Catalog::FindDeleting(const std::string& name, double now, TableDescription
   if (it == deleting_.end() || it->second.until <= now) return false;
   *out = it->second.description;
   return true;
-}
-
-void Catalog::SetNextKeyspace(uint32_t next) {
-  std::unique_lock<std::shared_mutex> lock(mu_);
-  next_keyspace_ = next;
 }
 
 void Catalog::SetStats(const std::map<uint32_t, TableStats>& stats) {

@@ -2,15 +2,16 @@
 //
 // The catalog is the engine's registry of TableDefinitions (by name), the counter that hands out keyspaces
 // (the 4-byte prefix of every stored key of a table or index, engine/storage/key_codec.h), and each keyspace's
-// item count and size, as DescribeTable reports them. Definitions and counters are stored beside the items,
-// under keys that sort before every item key ('c' definitions, 'k' the keyspace counter, 's' counters), and read
-// back by Load() when the store is opened.
+// item count and size, as DescribeTable reports them. A catalog is one namespace's: many catalogs share one
+// store, each reading and writing the definitions and streams under its namespace id, and all taking keyspaces
+// from the store's one KeyspaceCounter (the layout: engine/catalog/catalog_keys.h). Load() reads them back when
+// the namespace is first used.
 //
 // Readers call FindTable/DescribeTable/ListTables from any thread at any time: they take a shared lock and
 // see the catalog either before or after a change, never during one. Changes are made only by the write path
 // (engine/write/write_path.h), which holds the one writer lock: it puts the change's records into its storage
 // batch with the Put*/Delete* helpers, writes the batch, and then publishes the change here with the Set*
-// methods. REQUIRES (of every Set* and of next_keyspace()): the caller holds the writer lock.
+// methods. REQUIRES (of every Set*): the caller holds the writer lock.
 
 #ifndef DYNAPAGE_ENGINE_CATALOG_CATALOG_H_
 #define DYNAPAGE_ENGINE_CATALOG_CATALOG_H_
@@ -23,6 +24,7 @@
 #include <vector>
 
 #include "engine/base/status.h"
+#include "engine/catalog/keyspace_counter.h"
 #include "engine/catalog/stream_catalog.h"
 #include "engine/model/table_definition.h"
 #include "engine/storage/storage.h"
@@ -45,8 +47,9 @@ struct TableDescription {
 
 class Catalog {
  public:
-  // REQUIRES: storage outlives the catalog.
-  explicit Catalog(Storage* storage) : storage_(storage) {}
+  // Namespace namespace_id's catalog in storage. REQUIRES: storage and keyspaces (storage's counter) outlive it.
+  Catalog(Storage* storage, KeyspaceCounter* keyspaces, uint32_t namespace_id)
+      : storage_(storage), keyspaces_(keyspaces), namespace_id_(namespace_id), streams_(namespace_id) {}
   Catalog(const Catalog&) = delete;
   Catalog& operator=(const Catalog&) = delete;
 
@@ -60,8 +63,7 @@ class Catalog {
   // The table with its counters, or ResourceNotFoundException "Requested resource not found: Table: … not found".
   Status DescribeTable(const std::string& name, TableDescription* out) const;
   // Names in ascending order after exclusive_start (if not empty); *more is true when names remain.
-  void ListTables(const std::string& exclusive_start, size_t limit, std::vector<std::string>* names,
-                  bool* more) const;
+  void ListTables(const std::string& exclusive_start, size_t limit, std::vector<std::string>* names, bool* more) const;
   // A keyspace's counters (zero for a keyspace with none).
   TableStats StatsOf(uint32_t keyspace) const;
   // A table deleted under a transient-status delay (RequestContext::transient_status_ms) whose delay has not
@@ -73,12 +75,12 @@ class Catalog {
   const StreamCatalog& streams() const { return streams_; }
 
   // --- For the write path, under its writer lock.
-  uint32_t next_keyspace() const { return next_keyspace_; }
+  // count new keyspaces (for a table, its indexes, its stream), from the store's counter.
+  Status ReserveKeyspaces(uint32_t count, uint32_t* first) { return keyspaces_->Reserve(count, first); }
   StreamCatalog& mutable_streams() { return streams_; }
   // Records of a change, added to the write path's batch.
-  static void PutDefinition(const TableDefinition& table, Storage::Batch* batch);
-  static void DeleteDefinition(const std::string& name, Storage::Batch* batch);
-  static void PutNextKeyspace(uint32_t next, Storage::Batch* batch);
+  void PutDefinition(const TableDefinition& table, Storage::Batch* batch) const;
+  void DeleteDefinition(const std::string& name, Storage::Batch* batch) const;
   void PutStats(uint32_t keyspace, const TableStats& stats, Storage::Batch* batch) const;
   static void DeleteStats(uint32_t keyspace, Storage::Batch* batch);
   // Publishing a change once its batch is written.
@@ -87,7 +89,6 @@ class Catalog {
   // Shows a deleted table DELETING until the time until (seconds); forgets the ones whose time passed at now. A
   // table created under the same name ends it (SetTable).
   void NoteDeleting(const TableDescription& description, double now, double until);
-  void SetNextKeyspace(uint32_t next);
   void SetStats(const std::map<uint32_t, TableStats>& stats);
   void RemoveStats(const std::vector<uint32_t>& keyspaces);
 
@@ -95,11 +96,12 @@ class Catalog {
   TableStats StatsOfLocked(uint32_t keyspace) const;
 
   Storage* storage_;
-  // Guards tables_, stats_ and next_keyspace_ for readers; the writer lock orders the changes.
+  KeyspaceCounter* keyspaces_;
+  uint32_t namespace_id_;
+  // Guards tables_ and stats_ for readers; the writer lock orders the changes.
   mutable std::shared_mutex mu_;
   std::map<std::string, std::shared_ptr<const TableDefinition>> tables_;
   std::map<uint32_t, TableStats> stats_;
-  uint32_t next_keyspace_ = 1;
   struct Deleting {
     TableDescription description;
     double until = 0;

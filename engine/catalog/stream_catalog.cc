@@ -6,21 +6,17 @@
 #include <algorithm>
 #include <mutex>
 
+#include "engine/catalog/catalog_keys.h"
 #include "engine/model/attribute_value_json.h"
+#include "engine/storage/key_codec.h"
 
 namespace dynapage {
 
 namespace {
-constexpr char kStreamTag = 'x';
 constexpr char kRecordTag = 'r';
+}  // namespace
 
-std::string StreamKey(uint32_t id) {
-  std::string key(1, kStreamTag);
-  AppendBigEndian(id, 4, &key);
-  return key;
-}
-
-std::string SerializeStream(const StreamInfo& s) {
+std::string SerializeStreamInfo(const StreamInfo& s) {
   rapidjson::StringBuffer buffer;
   JsonWriter w(buffer);
   w.StartObject();
@@ -55,7 +51,7 @@ std::string SerializeStream(const StreamInfo& s) {
   return std::string(buffer.GetString(), buffer.GetSize());
 }
 
-bool ParseStream(std::string_view json, StreamInfo* s) {
+bool ParseStreamInfo(std::string_view json, StreamInfo* s) {
   rapidjson::Document d;
   d.Parse(json.data(), json.size());
   if (d.HasParseError() || !d.IsObject()) return false;
@@ -78,7 +74,6 @@ bool ParseStream(std::string_view json, StreamInfo* s) {
   s->next_seq = d["next"].GetUint64();
   return true;
 }
-}  // namespace
 
 void AppendBigEndian(uint64_t value, int bytes, std::string* out) {
   for (int shift = (bytes - 1) * 8; shift >= 0; shift -= 8) out->push_back(static_cast<char>((value >> shift) & 0xFF));
@@ -149,10 +144,11 @@ bool DecodeStreamRecord(std::string_view value, int64_t* written_ms, std::string
 
 Status StreamCatalog::Load(const Storage& storage) {
   std::map<uint32_t, StreamInfo> loaded;
-  auto it = storage.NewIterator(std::string(1, kStreamTag), std::string(1, kStreamTag + 1));
+  std::string streams_prefix = StreamPrefix(namespace_id_);
+  auto it = storage.NewIterator(streams_prefix, PrefixSuccessor(streams_prefix));
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
     StreamInfo stream;
-    if (!ParseStream(it->value(), &stream)) return Status::Internal("corrupt stream description");
+    if (!ParseStreamInfo(it->value(), &stream)) return Status::Internal("corrupt stream description");
     // An enabled stream's counter moves on with every write and is stored with the records: one past the last.
     if (stream.enabled()) {
       std::string prefix = StreamRecordPrefix(stream.id);
@@ -205,12 +201,12 @@ bool StreamCatalog::LabelTaken(const std::string& table_name, const std::string&
   return false;
 }
 
-void StreamCatalog::PutStream(const StreamInfo& stream, Storage::Batch* batch) {
-  batch->Put(StreamKey(stream.id), SerializeStream(stream));
+void StreamCatalog::PutStream(const StreamInfo& stream, Storage::Batch* batch) const {
+  batch->Put(StreamKey(namespace_id_, stream.id), SerializeStreamInfo(stream));
 }
 
-void StreamCatalog::DeleteStream(uint32_t id, Storage::Batch* batch) {
-  batch->Delete(StreamKey(id));
+void StreamCatalog::DeleteStream(uint32_t id, Storage::Batch* batch) const {
+  batch->Delete(StreamKey(namespace_id_, id));
   std::string prefix = StreamRecordPrefix(id);
   batch->DeleteRange(prefix, StreamRecordPrefix(id + 1));
 }

@@ -5,10 +5,11 @@
 // the retention period (24 hours), and is then dropped. Each stream has one shard and one sequence counter
 // (docs/streams-and-ttl.md). Streams are stored beside the tables, under keys of their own:
 //
-//   'x' | id (u32 BE)                   the stream's description (JSON)
-//   'r' | id (u32 BE) | seq (u64 BE)    one change record: written at (epoch ms, u64 BE) | the record's JSON
+//   'x' | namespace (u32 BE) | id (u32 BE)   the stream's description (JSON)
+//   'r' | id (u32 BE) | seq (u64 BE)         one change record: written at (epoch ms, u64 BE) | the record's JSON
 //
-// The id is a keyspace number from the catalog's counter, so it is never reused. A record's JSON is exactly what
+// The id is a keyspace number from the store's counter (engine/catalog/keyspace_counter.h), so it is never
+// reused, in any namespace. A record's JSON is exactly what
 // GetRecords returns for it. The write path puts records into the same batch as the item change they describe.
 //
 // Like the Catalog, readers call Find*/List from any thread and get a copy; only the write path changes streams,
@@ -76,10 +77,14 @@ uint64_t SequenceOfRecordKey(std::string_view key);
 // A record's stored value, and back (false if corrupt).
 std::string EncodeStreamRecord(int64_t written_ms, std::string_view record_json);
 bool DecodeStreamRecord(std::string_view value, int64_t* written_ms, std::string_view* record_json);
+// A stream's stored description, and back (false if corrupt).
+std::string SerializeStreamInfo(const StreamInfo& stream);
+bool ParseStreamInfo(std::string_view json, StreamInfo* stream);
 
 class StreamCatalog {
  public:
-  StreamCatalog() = default;
+  // The streams of namespace namespace_id.
+  explicit StreamCatalog(uint32_t namespace_id) : namespace_id_(namespace_id) {}
   StreamCatalog(const StreamCatalog&) = delete;
   StreamCatalog& operator=(const StreamCatalog&) = delete;
 
@@ -95,13 +100,14 @@ class StreamCatalog {
   bool LabelTaken(const std::string& table_name, const std::string& label) const;
 
   // --- For the write path, under its writer lock.
-  static void PutStream(const StreamInfo& stream, Storage::Batch* batch);
-  static void DeleteStream(uint32_t id, Storage::Batch* batch);
+  void PutStream(const StreamInfo& stream, Storage::Batch* batch) const;
+  void DeleteStream(uint32_t id, Storage::Batch* batch) const;
   void SetStream(const StreamInfo& stream);
   void SetNextSequence(uint32_t id, uint64_t next_seq);
   void RemoveStream(uint32_t id);
 
  private:
+  uint32_t namespace_id_;
   mutable std::shared_mutex mu_;
   std::map<uint32_t, StreamInfo> streams_;
 };

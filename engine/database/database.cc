@@ -1,14 +1,30 @@
 #include "engine/database/database.h"
 
+#include <utility>
+
+#include "engine/database/legacy_migration.h"
+
 namespace dynapage {
 
 Status Database::Open(const DatabaseOptions& options, std::unique_ptr<Database>* out) {
+  std::unique_ptr<Store> store;
+  StoreOptions store_options;
+  store_options.path = options.path;
+  DP_RETURN_IF_ERROR(Store::Open(store_options, &store));
+  uint32_t namespace_id = 0;
+  DP_RETURN_IF_ERROR(store->NamespaceId(kSharedNamespaceName, &namespace_id));
+  DP_RETURN_IF_ERROR(OpenNamespace(store.get(), namespace_id, out));
+  (*out)->owned_store_ = std::move(store);
+  return Status::OK();
+}
+
+Status Database::OpenNamespace(Store* store, uint32_t namespace_id, std::unique_ptr<Database>* out) {
   std::unique_ptr<Database> db(new Database());
-  db->options_ = options;
-  DP_RETURN_IF_ERROR(Storage::Open(options.path, &db->storage_));
-  db->catalog_ = std::make_unique<Catalog>(db->storage_.get());
+  db->namespace_id_ = namespace_id;
+  db->storage_ = store->storage();
+  db->catalog_ = std::make_unique<Catalog>(db->storage_, store->keyspaces(), namespace_id);
   DP_RETURN_IF_ERROR(db->catalog_->Load());
-  db->writes_ = std::make_unique<WritePath>(db->storage_.get(), db->catalog_.get());
+  db->writes_ = std::make_unique<WritePath>(db->storage_, db->catalog_.get());
   *out = std::move(db);
   return Status::OK();
 }
@@ -16,7 +32,6 @@ Status Database::Open(const DatabaseOptions& options, std::unique_ptr<Database>*
 Database::~Database() {
   writes_.reset();
   catalog_.reset();
-  if (storage_) storage_->Flush();
 }
 
 }  // namespace dynapage

@@ -1,10 +1,11 @@
-#include "server/protocol/database_set.h"
+#include "engine/database/database_set.h"
 
 #include <atomic>
 #include <mutex>
 #include <utility>
 
 #include "engine/base/check.h"
+#include "engine/database/legacy_migration.h"
 
 namespace dynapage {
 
@@ -79,35 +80,63 @@ std::string AccountIdOf(std::string_view access_key) {
 
 DatabaseSet::DatabaseSet(Database* db) : mode_(NamespaceMode::kShared), shared_(db) { DP_DCHECK(db != nullptr); }
 
-DatabaseSet::DatabaseSet(NamespaceMode mode, DatabaseOptions options)
-    : mode_(mode), id_(g_next_set_id.fetch_add(1)), options_(std::move(options)) {
-  DP_DCHECK(mode != NamespaceMode::kShared);
+DatabaseSet::DatabaseSet(NamespaceMode mode, std::unique_ptr<Store> store)
+    : mode_(mode), id_(g_next_set_id.fetch_add(1)), store_(std::move(store)) {}
+
+Status DatabaseSet::Open(NamespaceMode mode, const DatabaseOptions& options, std::unique_ptr<DatabaseSet>* out) {
+  StoreOptions store_options;
+  store_options.path = options.path;
+  store_options.not_a_namespace = kSharedDatabaseFolder;
+  std::unique_ptr<Store> store;
+  DP_RETURN_IF_ERROR(Store::Open(store_options, &store));
+  std::unique_ptr<DatabaseSet> set(new DatabaseSet(mode, std::move(store)));
+  if (mode == NamespaceMode::kShared) {
+    uint32_t namespace_id = 0;
+    DP_RETURN_IF_ERROR(set->store_->NamespaceId(kSharedNamespaceName, &namespace_id));
+    DP_RETURN_IF_ERROR(Database::OpenNamespace(set->store_.get(), namespace_id, &set->owned_shared_));
+    set->shared_ = set->owned_shared_.get();
+  }
+  *out = std::move(set);
+  return Status::OK();
 }
 
 DatabaseSet::~DatabaseSet() {
-  std::unique_lock<std::shared_mutex> lock(mu_);
-  sweepers_.clear();  // before the databases they sweep
+  sweeper_.reset();  // before the databases it sweeps; not under mu_, which its round takes
 }
 
 Status DatabaseSet::ForEachOpen(const std::function<Status(Database*)>& fn) {
   if (shared_) return fn(shared_);
   std::shared_lock<std::shared_mutex> lock(mu_);
-  for (const auto& [name, db] : open_) DP_RETURN_IF_ERROR(fn(db.get()));
+  for (const auto& [name, space] : open_) DP_RETURN_IF_ERROR(fn(space.db.get()));
   return Status::OK();
 }
 
 void DatabaseSet::StartSweepers(const RequestContext& context, int64_t interval_ms) {
-  std::unique_lock<std::shared_mutex> lock(mu_);
+  DP_DCHECK(!sweeper_);
   sweeper_context_ = context;
-  sweeper_interval_ms_ = interval_ms;
   if (interval_ms <= 0) return;
-  if (shared_) {
-    sweepers_.push_back(std::make_unique<Sweeper>(shared_, context, interval_ms));
-    return;
-  }
-  for (const auto& [name, db] : open_) sweepers_.push_back(std::make_unique<Sweeper>(db.get(), context, interval_ms));
+  sweeper_ = std::make_unique<Sweeper>([this] { SweepAll(); }, interval_ms);
 }
 
+void DatabaseSet::SweepAll() {
+  if (shared_) {
+    SweepAndLog(shared_, sweeper_context_);
+    return;
+  }
+  // The databases are listed under the lock and swept without it, so that new namespaces open meanwhile;
+  // databases stay while the set lives.
+  std::vector<std::pair<Database*, Caller>> all;
+  {
+    std::shared_lock<std::shared_mutex> lock(mu_);
+    all.reserve(open_.size());
+    for (const auto& [name, space] : open_) all.emplace_back(space.db.get(), space.caller);
+  }
+  RequestContext context = sweeper_context_;
+  for (const auto& [db, caller] : all) {
+    context.caller = caller;
+    SweepAndLog(db, context);
+  }
+}
 
 Status DatabaseSet::For(const Caller& caller, Database** out) {
   if (shared_) {
@@ -134,26 +163,22 @@ Status DatabaseSet::Find(const Caller& caller, Database** out) {
     std::shared_lock<std::shared_mutex> lock(mu_);
     auto it = open_.find(name);
     if (it != open_.end()) {
-      *out = it->second.get();
+      *out = it->second.db.get();
       return Status::OK();
     }
   }
   std::unique_lock<std::shared_mutex> lock(mu_);
-  auto it = open_.find(name);  // another request may have opened it meanwhile
+  auto it = open_.find(name);  // another request may have made it meanwhile
   if (it == open_.end()) {
-    DatabaseOptions options = options_;
-    if (!options.path.empty()) options.path += "/" + name;
-    std::unique_ptr<Database> db;
-    DP_RETURN_IF_ERROR(Database::Open(options, &db));
-    if (sweeper_interval_ms_ > 0) {
-      RequestContext context = sweeper_context_;
-      context.caller = caller;
-      context.caller.account_id = AccountIdOf(caller.access_key);
-      sweepers_.push_back(std::make_unique<Sweeper>(db.get(), context, sweeper_interval_ms_));
-    }
-    it = open_.emplace(name, std::move(db)).first;
+    uint32_t namespace_id = 0;
+    DP_RETURN_IF_ERROR(store_->NamespaceId(name, &namespace_id));
+    Namespace space;
+    DP_RETURN_IF_ERROR(Database::OpenNamespace(store_.get(), namespace_id, &space.db));
+    space.caller = caller;
+    space.caller.account_id = AccountIdOf(caller.access_key);
+    it = open_.emplace(std::move(name), std::move(space)).first;
   }
-  *out = it->second.get();
+  *out = it->second.db.get();
   return Status::OK();
 }
 

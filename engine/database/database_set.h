@@ -5,12 +5,13 @@
 //   shared             one database for every caller (dynapage before namespaces; DynamoDB Local's -sharedDb)
 //   region             one database per region, whoever signs
 //   access-key-region  one database per access key and region (DynamoDB Local's default; dynapage's default)
-// The engine is untouched: each namespace is a whole Database of its own, opened the first time a request names
-// it, in memory or in a subdirectory of the data directory named after the namespace ("AKID_us-west-2.db").
-// Databases stay open until the set is destroyed.
+// Every namespace lives in the set's one Store (engine/database/store.h): one RocksDB, in memory or in the data
+// folder, whatever the number of namespaces, so namespaces are bounded by memory and disk, not by file
+// descriptors or threads. A namespace's Database (its catalog and write path, a few KB) is made the first time a
+// request names it and stays until the set is destroyed; one sweeper thread serves them all.
 
-#ifndef DYNAPAGE_SERVER_PROTOCOL_DATABASE_SET_H_
-#define DYNAPAGE_SERVER_PROTOCOL_DATABASE_SET_H_
+#ifndef DYNAPAGE_ENGINE_DATABASE_DATABASE_SET_H_
+#define DYNAPAGE_ENGINE_DATABASE_DATABASE_SET_H_
 
 #include <cstdint>
 #include <functional>
@@ -24,6 +25,7 @@
 #include "engine/base/request_context.h"
 #include "engine/base/status.h"
 #include "engine/database/database.h"
+#include "engine/database/store.h"
 #include "engine/database/sweeper.h"
 
 namespace dynapage {
@@ -34,53 +36,67 @@ enum class NamespaceMode { kShared, kRegion, kAccessKeyRegion };
 bool ParseNamespaceMode(std::string_view text, NamespaceMode* out);
 const char* NamespaceModeName(NamespaceMode mode);
 
-// The name of caller's namespace under mode, usable as a file name: "" for shared, "us-west-2.db" for region,
-// "AKID_us-west-2.db" for access-key-region (bytes other than letters, digits and '-' are written %XX, so that
-// two callers never share a name and no name climbs out of the data directory).
+// The name of caller's namespace under mode: "" for shared, "us-west-2.db" for region, "AKID_us-west-2.db" for
+// access-key-region (bytes other than letters, digits and '-' are written %XX, so that two callers never share a
+// name). The names are those of dynapage 0.1.0's namespace folders, which the migration reads
+// (engine/database/legacy_migration.h).
 std::string NamespaceName(NamespaceMode mode, const Caller& caller);
 
 // The account id of an access key: a 12-digit key is its own account; any other key is kDefaultAccountId's.
 std::string AccountIdOf(std::string_view access_key);
 constexpr char kDefaultAccountId[] = "000000000000";
 
+// DynamoDB Local's shared database in its data folder (-sharedDb): the shared namespace's store, kept in the
+// folder of the other namespaces' store (and so not one of its 0.1.0 namespace folders).
+constexpr char kSharedDatabaseFolder[] = "shared-local-instance.db";
+
 class DatabaseSet {
  public:
   // Serves db to every caller (the shared mode), without owning it. REQUIRES: db outlives the set.
   explicit DatabaseSet(Database* db);
-  // One database per namespace of mode, opened on first use: in memory if options.path is empty, else in the
-  // namespace's subdirectory of options.path. REQUIRES: mode is not kShared.
-  DatabaseSet(NamespaceMode mode, DatabaseOptions options);
+  // The namespaces of mode in the store at options.path (in memory if empty; Store::Open says what opening a
+  // folder checks and migrates). The shared mode's one database is opened at once.
+  static Status Open(NamespaceMode mode, const DatabaseOptions& options, std::unique_ptr<DatabaseSet>* out);
   ~DatabaseSet();
   DatabaseSet(const DatabaseSet&) = delete;
   DatabaseSet& operator=(const DatabaseSet&) = delete;
 
   NamespaceMode mode() const { return mode_; }
-  // The database of caller's namespace, opened if it is not yet. Thread-safe.
+  // The store, for an opened set (null for DatabaseSet(db)).
+  Store* store() { return store_.get(); }
+  // The database of caller's namespace, made if it is not yet. Thread-safe.
   Status For(const Caller& caller, Database** out);
-  // Runs fn on every database open now (the shared one, or each namespace's opened so far), stopping at the first
+  // Runs fn on every database open now (the shared one, or each namespace's used so far), stopping at the first
   // error. Thread-safe; fn must not call back into the set.
   Status ForEachOpen(const std::function<Status(Database*)>& fn);
-  // From now on every database, open or opened later, has a TTL sweeper (engine/database/sweeper.h) running every
-  // interval_ms in context (whose caller becomes the namespace's first caller). interval_ms 0 starts none.
+  // From now on one TTL sweeper (engine/database/sweeper.h) sweeps every database, open or opened later, every
+  // interval_ms, in context (whose caller becomes each namespace's first caller). interval_ms 0 starts none.
   // REQUIRES: called once; context's clock outlives the set.
   void StartSweepers(const RequestContext& context, int64_t interval_ms);
 
  private:
-  // The database of caller's namespace, looked up by name under the lock, or opened.
+  DatabaseSet(NamespaceMode mode, std::unique_ptr<Store> store);
+
+  struct Namespace {
+    std::unique_ptr<Database> db;
+    Caller caller;  // the first caller: the sweeper's, for the ARNs of its stream records
+  };
+  // The database of caller's namespace, looked up by name under the lock, or made.
   Status Find(const Caller& caller, Database** out);
+  // One sweep of every database.
+  void SweepAll();
 
   NamespaceMode mode_;
   uint64_t id_ = 0;  // unique among every set made by this process (the shared set needs none)
-  DatabaseOptions options_;
+  std::unique_ptr<Store> store_;
   Database* shared_ = nullptr;  // set in the shared mode only
+  std::unique_ptr<Database> owned_shared_;
   std::shared_mutex mu_;
-  std::unordered_map<std::string, std::unique_ptr<Database>> open_;  // guarded by mu_
-  // The sweepers, stopped before the databases close (members are destroyed in reverse order).
-  RequestContext sweeper_context_;                // guarded by mu_
-  int64_t sweeper_interval_ms_ = 0;               // guarded by mu_
-  std::vector<std::unique_ptr<Sweeper>> sweepers_;  // guarded by mu_
+  std::unordered_map<std::string, Namespace> open_;  // guarded by mu_
+  RequestContext sweeper_context_;                   // set before the sweeper starts
+  std::unique_ptr<Sweeper> sweeper_;                 // stopped first by the destructor
 };
 
 }  // namespace dynapage
 
-#endif  // DYNAPAGE_SERVER_PROTOCOL_DATABASE_SET_H_
+#endif  // DYNAPAGE_ENGINE_DATABASE_DATABASE_SET_H_

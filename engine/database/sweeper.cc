@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <utility>
 
 #include "engine/write/time_to_live.h"
 
@@ -12,10 +13,19 @@ Status SweepNow(Database* db, const RequestContext& ctx, const std::string& tabl
   return db->writes().TrimStreams(ctx);
 }
 
-Sweeper::Sweeper(Database* db, RequestContext context, int64_t interval_ms)
-    : db_(db), context_(std::move(context)), interval_ms_(interval_ms) {
+void SweepAndLog(Database* db, const RequestContext& ctx) {
+  uint64_t deleted = 0;
+  Status s = SweepNow(db, ctx, "", &deleted);
+  if (!s.ok()) std::fprintf(stderr, "dynapage: TTL sweep: %s\n", s.message().c_str());
+}
+
+Sweeper::Sweeper(std::function<void()> round, int64_t interval_ms)
+    : round_(std::move(round)), interval_ms_(interval_ms) {
   if (interval_ms_ > 0) thread_ = std::thread([this] { Run(); });
 }
+
+Sweeper::Sweeper(Database* db, RequestContext context, int64_t interval_ms)
+    : Sweeper([db, context = std::move(context)] { SweepAndLog(db, context); }, interval_ms) {}
 
 Sweeper::~Sweeper() {
   {
@@ -30,9 +40,7 @@ void Sweeper::Run() {
   std::unique_lock<std::mutex> lock(mu_);
   while (!wake_.wait_for(lock, std::chrono::milliseconds(interval_ms_), [this] { return stopping_; })) {
     lock.unlock();
-    uint64_t deleted = 0;
-    Status s = SweepNow(db_, context_, "", &deleted);
-    if (!s.ok()) std::fprintf(stderr, "dynapage: TTL sweep: %s\n", s.message().c_str());
+    round_();
     lock.lock();
   }
 }

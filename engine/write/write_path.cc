@@ -53,11 +53,11 @@ std::string ShardId(int64_t created_ms, const std::string& arn) {
 
 }  // namespace
 
-StreamInfo WritePath::NewStream(const RequestContext& ctx, TableDefinition* table, uint32_t* next_keyspace,
+StreamInfo WritePath::NewStream(const RequestContext& ctx, TableDefinition* table, uint32_t id,
                                 Storage::Batch* batch) const {
   DP_DCHECK(!table->stream_view_type.empty());
   StreamInfo stream;
-  stream.id = (*next_keyspace)++;
+  stream.id = id;
   // Every enable makes a new stream, with a label no earlier stream of this table name has.
   int64_t ms = ctx.clock->NowMillis();
   while (catalog_->streams().LabelTaken(table->name, StreamLabel(ms))) ms++;
@@ -72,7 +72,7 @@ StreamInfo WritePath::NewStream(const RequestContext& ctx, TableDefinition* tabl
   table->stream_id = stream.id;
   table->latest_stream_arn = stream.arn;
   table->latest_stream_label = stream.label;
-  StreamCatalog::PutStream(stream, batch);
+  catalog_->streams().PutStream(stream, batch);
   return stream;
 }
 
@@ -80,14 +80,17 @@ StreamInfo WritePath::ClosedStream(const RequestContext& ctx, uint32_t id, Stora
   StreamInfo stream;
   if (!catalog_->streams().Find(id, &stream)) return stream;
   stream.disabled_ms = std::max<int64_t>(ctx.clock->NowMillis(), 1);
-  StreamCatalog::PutStream(stream, batch);
+  catalog_->streams().PutStream(stream, batch);
   return stream;
 }
 
 Status WritePath::CreateTable(const RequestContext& ctx, TableDefinition definition, TableDescription* out) {
   std::lock_guard<std::mutex> write_lock(write_mutex_);
   if (catalog_->FindTable(definition.name)) return Status::InUse("Table already exists: " + definition.name);
-  uint32_t next = catalog_->next_keyspace();
+  const bool with_stream = !definition.stream_view_type.empty();
+  uint32_t next = 0;
+  DP_RETURN_IF_ERROR(
+      catalog_->ReserveKeyspaces(static_cast<uint32_t>(1 + definition.indexes.size() + (with_stream ? 1 : 0)), &next));
   definition.keyspace = next++;
   for (auto& index : definition.indexes) index.keyspace = next++;
   definition.creation_time = ctx.clock->NowSeconds();
@@ -95,15 +98,13 @@ Status WritePath::CreateTable(const RequestContext& ctx, TableDefinition definit
   definition.arn = "arn:aws:dynamodb:" + ctx.caller.region + ":" + ctx.caller.account_id + ":table/" + definition.name;
   Storage::Batch batch;
   std::optional<StreamInfo> stream;
-  if (!definition.stream_view_type.empty()) stream = NewStream(ctx, &definition, &next, &batch);
+  if (with_stream) stream = NewStream(ctx, &definition, next, &batch);
   auto table = std::make_shared<const TableDefinition>(std::move(definition));
 
-  Catalog::PutDefinition(*table, &batch);
-  Catalog::PutNextKeyspace(next, &batch);
+  catalog_->PutDefinition(*table, &batch);
   DP_RETURN_IF_ERROR(storage_->Write(&batch));
   if (stream) catalog_->mutable_streams().SetStream(*stream);
   catalog_->SetTable(table);
-  catalog_->SetNextKeyspace(next);
   out->definition = table;
   out->status = "ACTIVE";
   out->stats = TableStats();
@@ -118,7 +119,7 @@ Status WritePath::DeleteTable(const RequestContext& ctx, const std::string& name
   out->status = "DELETING";
   const TableDefinition& table = *out->definition;
   Storage::Batch batch;
-  Catalog::DeleteDefinition(name, &batch);
+  catalog_->DeleteDefinition(name, &batch);
   std::vector<uint32_t> keyspaces = {table.keyspace};
   for (const auto& index : table.indexes) keyspaces.push_back(index.keyspace);
   for (uint32_t keyspace : keyspaces) {
@@ -151,39 +152,34 @@ Status WritePath::ChangeTable(const RequestContext& ctx, const std::string& name
   TableDefinition next = current;
   DP_RETURN_IF_ERROR(change(current, &next));
 
-  // A new index's keyspace is reserved and cleared before its first entry is written: a crash during the
-  // backfill leaves only entries that nothing will ever read.
+  // A new index's keyspace (and a new stream's id) is reserved, for good, before its first entry is written: a
+  // crash during the backfill leaves only entries that nothing will ever read.
+  const bool enabling_stream = !next.stream_view_type.empty() && current.stream_view_type.empty();
+  uint32_t new_indexes = 0;
+  for (const auto& index : next.indexes) new_indexes += index.keyspace == 0 ? 1 : 0;
+  uint32_t next_keyspace = 0;
+  if (new_indexes + (enabling_stream ? 1 : 0) > 0) {
+    DP_RETURN_IF_ERROR(catalog_->ReserveKeyspaces(new_indexes + (enabling_stream ? 1 : 0), &next_keyspace));
+  }
   std::vector<IndexDefinition> added;
-  uint32_t next_keyspace = catalog_->next_keyspace();
   for (auto& index : next.indexes) {
     if (index.keyspace != 0) continue;
     index.keyspace = next_keyspace++;
     added.push_back(index);
   }
   std::map<uint32_t, TableStats> added_stats;
-  if (!added.empty()) {
-    Storage::Batch reserve;
-    Catalog::PutNextKeyspace(next_keyspace, &reserve);
-    for (const auto& index : added) {
-      std::string prefix = KeyspacePrefix(index.keyspace);
-      reserve.DeleteRange(prefix, PrefixSuccessor(prefix));
-    }
-    DP_RETURN_IF_ERROR(storage_->Write(&reserve));
-    catalog_->SetNextKeyspace(next_keyspace);
-    DP_RETURN_IF_ERROR(BackfillIndexes(next, added, &added_stats));
-  }
+  if (!added.empty()) DP_RETURN_IF_ERROR(BackfillIndexes(next, added, &added_stats));
 
   Storage::Batch batch;
   // Enabling a stream makes a new one; disabling closes the current one.
   std::optional<StreamInfo> stream_change;
-  if (!next.stream_view_type.empty() && current.stream_view_type.empty()) {
-    stream_change = NewStream(ctx, &next, &next_keyspace, &batch);
-    Catalog::PutNextKeyspace(next_keyspace, &batch);
+  if (enabling_stream) {
+    stream_change = NewStream(ctx, &next, next_keyspace, &batch);
   } else if (next.stream_view_type.empty() && !current.stream_view_type.empty()) {
     stream_change = ClosedStream(ctx, current.stream_id, &batch);
     next.stream_id = 0;
   }
-  Catalog::PutDefinition(next, &batch);
+  catalog_->PutDefinition(next, &batch);
   std::vector<uint32_t> dropped;
   for (const auto& index : current.indexes) {
     bool kept = std::any_of(next.indexes.begin(), next.indexes.end(),
@@ -196,10 +192,7 @@ Status WritePath::ChangeTable(const RequestContext& ctx, const std::string& name
   }
   for (const auto& [keyspace, stats] : added_stats) catalog_->PutStats(keyspace, stats, &batch);
   DP_RETURN_IF_ERROR(storage_->Write(&batch));
-  if (stream_change) {
-    catalog_->mutable_streams().SetStream(*stream_change);
-    catalog_->SetNextKeyspace(next_keyspace);
-  }
+  if (stream_change) catalog_->mutable_streams().SetStream(*stream_change);
   for (uint32_t keyspace : dropped) {
     Reclaim(keyspace, reclaim_policy_.OnKeyspaceDropped(keyspace, catalog_->StatsOf(keyspace)));
   }
@@ -348,8 +341,8 @@ Status WritePath::ApplyWrites(const RequestContext& ctx, std::vector<ItemWrite>*
     } else if (found[i]) {
       batch.Delete(key);
     }
-    AddIndexEntries(table, w.old_item ? &*w.old_item : nullptr, w.new_item ? &*w.new_item : nullptr, &encoder,
-                    &batch, &deltas);
+    AddIndexEntries(table, w.old_item ? &*w.old_item : nullptr, w.new_item ? &*w.new_item : nullptr, &encoder, &batch,
+                    &deltas);
   }
   std::map<uint32_t, TableStats> updated;
   for (const auto& [keyspace, delta] : deltas) {
@@ -408,7 +401,7 @@ Status WritePath::TrimStreams(const RequestContext& ctx) {
   std::vector<StreamInfo> trimmed;
   for (StreamInfo& stream : catalog_->streams().List()) {
     if (stream.expired(now)) {
-      StreamCatalog::DeleteStream(stream.id, &batch);
+      catalog_->streams().DeleteStream(stream.id, &batch);
       dropped.push_back(stream.id);
       continue;
     }
@@ -425,7 +418,7 @@ Status WritePath::TrimStreams(const RequestContext& ctx) {
     if (keep_from == stream.trim_seq) continue;
     batch.DeleteRange(StreamRecordKey(stream.id, stream.trim_seq), StreamRecordKey(stream.id, keep_from));
     stream.trim_seq = keep_from;
-    StreamCatalog::PutStream(stream, &batch);
+    catalog_->streams().PutStream(stream, &batch);
     trimmed.push_back(stream);
   }
   if (dropped.empty() && trimmed.empty()) return Status::OK();

@@ -105,10 +105,9 @@ class WritePath {
   Status TrimStreams(const RequestContext& ctx);
 
  private:
-  // A new stream for table, whose keyspace is *next_keyspace (which moves on), added to batch; sets the table's
-  // stream_id and latest stream. REQUIRES: the writer lock; table.stream_view_type is set.
-  StreamInfo NewStream(const RequestContext& ctx, TableDefinition* table, uint32_t* next_keyspace,
-                       Storage::Batch* batch) const;
+  // A new stream for table, with id (a keyspace reserved for it), added to batch; sets the table's stream_id and
+  // latest stream. REQUIRES: the writer lock; table.stream_view_type is set.
+  StreamInfo NewStream(const RequestContext& ctx, TableDefinition* table, uint32_t id, Storage::Batch* batch) const;
   // The enabled stream id closed: its shard ends at its last record. Added to batch.
   StreamInfo ClosedStream(const RequestContext& ctx, uint32_t id, Storage::Batch* batch) const;
   // The streams one ApplyWrites writes records to, their counters moved on past those records (published once

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "engine/database/database.h"
-#include "server/protocol/database_set.h"
+#include "engine/database/database_set.h"
 #include "server/admin/test_bench.h"
 #include "server/protocol/dispatcher.h"
 

@@ -13,7 +13,7 @@
 #define DYNAPAGE_SERVER_ADMIN_ADMIN_STREAMS_H_
 
 #include "server/admin/admin_api.h"
-#include "server/protocol/database_set.h"
+#include "engine/database/database_set.h"
 #include "server/protocol/dispatcher.h"
 
 namespace dynapage {

@@ -18,7 +18,7 @@
 #include "engine/base/offset_clock.h"
 #include "engine/base/request_context.h"
 #include "engine/database/database.h"
-#include "server/protocol/database_set.h"
+#include "engine/database/database_set.h"
 #include "server/protocol/operation.h"
 
 namespace dynapage {

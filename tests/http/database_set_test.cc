@@ -1,7 +1,7 @@
-// Namespaces (server/protocol/database_set.h): the caller read from the credential scope, the namespace's name,
+// Namespaces (engine/database/database_set.h): the caller read from the credential scope, the namespace's name,
 // and, over HTTP, tables kept apart by access key and region with ARNs naming the caller's region and account.
 
-#include "server/protocol/database_set.h"
+#include "engine/database/database_set.h"
 
 #include <gtest/gtest.h>
 #include <httplib.h>
@@ -72,8 +72,10 @@ TEST(DatabaseSetTest, EachCallerGetsItsNamespacesDatabaseInAnyOrder) {
   const Caller callers[] = {caller("A", "us-east-1"), caller("B", "us-east-1"), caller("A", "eu-west-1"),
                             caller("B", "eu-west-1")};
   for (NamespaceMode mode : {NamespaceMode::kAccessKeyRegion, NamespaceMode::kRegion}) {
-    DatabaseSet first(mode, DatabaseOptions());
-    DatabaseSet second(mode, DatabaseOptions());
+    std::unique_ptr<DatabaseSet> opened[2];
+    for (auto& set : opened) ASSERT_TRUE(DatabaseSet::Open(mode, DatabaseOptions(), &set).ok());
+    DatabaseSet& first = *opened[0];
+    DatabaseSet& second = *opened[1];
     Database* seen[2][4] = {};
     for (int round = 0; round < 3; round++) {
       for (int i : {0, 0, 1, 1, 2, 3, 0, 3, 3, 1}) {
@@ -108,9 +110,11 @@ TEST(NamespaceModeTest, ParsesItsNames) {
 // An HttpServer over a DatabaseSet, and calls signed as any access key and region.
 class NamespacedServer {
  public:
-  explicit NamespacedServer(NamespaceMode mode, const std::string& path = "") : databases_(mode, DatabaseOptions{path}) {
+  explicit NamespacedServer(NamespaceMode mode, const std::string& path = "") {
+    Status opened = DatabaseSet::Open(mode, DatabaseOptions{path}, &databases_);
+    if (!opened.ok()) std::abort();
     port_ = server_.Bind("127.0.0.1", 0);
-    thread_ = std::thread([this] { server_.Run(&databases_, ServiceOptions()); });
+    thread_ = std::thread([this] { server_.Run(databases_.get(), ServiceOptions()); });
     httplib::Client probe("127.0.0.1", port_);
     for (int i = 0; i < 5000 && !probe.Get("/"); i++) std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
@@ -151,7 +155,7 @@ class NamespacedServer {
   }
 
  private:
-  DatabaseSet databases_;
+  std::unique_ptr<DatabaseSet> databases_;
   HttpServer server_;
   std::thread thread_;
   int port_ = -1;
@@ -169,8 +173,7 @@ TEST(NamespaceHttpTest, AccessKeyRegionKeepsEachKeyAndRegionApart) {
   // The same name in another namespace is another table.
   EXPECT_EQ("arn:aws:dynamodb:us-east-1:000000000000:table/orders", server.CreateTable("alice", "us-east-1", "orders"));
   int status = 0;
-  rapidjson::Document d =
-      server.Call("bob", "us-west-2", "DescribeTable", R"({"TableName":"orders"})", &status);
+  rapidjson::Document d = server.Call("bob", "us-west-2", "DescribeTable", R"({"TableName":"orders"})", &status);
   EXPECT_EQ(400, status);
   // Tags are looked up in the caller's namespace too.
   d = server.Call("alice", "us-west-2", "ListTagsOfResource",
@@ -188,7 +191,7 @@ TEST(NamespaceHttpTest, RegionSharesTablesAcrossAccessKeys) {
   EXPECT_EQ("", server.TableNames("alice", "eu-central-1"));
 }
 
-TEST(NamespaceHttpTest, NamespacesPersistInSubdirectories) {
+TEST(NamespaceHttpTest, NamespacesPersistInTheFoldersOneStore) {
   std::string dir = testing::TempDir() + "/dynapage-namespaces-" + std::to_string(::getpid());
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
@@ -196,7 +199,8 @@ TEST(NamespaceHttpTest, NamespacesPersistInSubdirectories) {
     NamespacedServer server(NamespaceMode::kAccessKeyRegion, dir);
     server.CreateTable("alice", "us-west-2", "kept");
   }
-  EXPECT_TRUE(std::filesystem::is_directory(dir + "/alice_us-west-2.db"));
+  EXPECT_FALSE(std::filesystem::exists(dir + "/alice_us-west-2.db"));
+  EXPECT_TRUE(std::filesystem::exists(dir + "/CURRENT"));
   {
     NamespacedServer server(NamespaceMode::kAccessKeyRegion, dir);
     EXPECT_EQ("kept ", server.TableNames("alice", "us-west-2"));

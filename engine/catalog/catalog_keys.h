@@ -1,0 +1,65 @@
+// The keys of everything the store holds besides items (whose keys are engine/storage/key_codec.h's 'd' keys).
+//
+// One store holds every namespace (engine/database/database_set.h). Keyspaces (the 4-byte number that prefixes a
+// table's or index's data keys, also a stream's id) are handed out by one counter for the whole store, so data
+// keys, counters and stream records need no namespace part: the keyspace alone says whose they are. Only what a
+// namespace finds by name carries the namespace's id (u32 BE): its table definitions and its streams.
+//
+//   "!format"                      the store's layout version (kStoreFormat): absent in a 0.1.0 store
+//   "!namespaces"                  the next namespace id (decimal)
+//   'c' | namespace | table name   a table's definition (JSON, engine/model/table_definition.h)
+//   'k'                            the next keyspace (decimal), for the whole store
+//   'm' | namespace name           a 0.1.0 namespace being migrated: "<namespace id> <keyspace offset>"
+//   'n' | namespace name           a namespace's id (decimal)
+//   'r' | stream id | seq          a stream record (engine/catalog/stream_catalog.h)
+//   's' | keyspace                 a keyspace's item count and size
+//   'x' | namespace | stream id    a stream's description (JSON)
+//   'd' | keyspace | …             items and index entries (engine/storage/key_codec.h)
+//
+// All of them sort before the data keys except 'm', 'n', 'r', 's' and 'x', which sort after: every range read is
+// bounded by its own prefix, so the order only matters for readability.
+
+#ifndef DYNAPAGE_ENGINE_CATALOG_CATALOG_KEYS_H_
+#define DYNAPAGE_ENGINE_CATALOG_CATALOG_KEYS_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "engine/base/status.h"
+#include "engine/storage/storage.h"
+
+namespace dynapage {
+
+// The layout above. A 0.1.0 store (one RocksDB per namespace, 'c' | table name, 'x' | stream id, a keyspace
+// counter per namespace) has no format record.
+constexpr char kStoreFormat[] = "2";
+constexpr char kFormatKey[] = "!format";
+constexpr char kNamespaceCounterKey[] = "!namespaces";
+constexpr char kNextKeyspaceKey[] = "k";
+
+constexpr char kDefinitionTag = 'c';
+constexpr char kMigrationTag = 'm';
+constexpr char kNamespaceTag = 'n';
+constexpr char kStatsTag = 's';
+constexpr char kStreamTag = 'x';
+
+// 'c' | namespace: the start of every definition key of a namespace.
+std::string DefinitionPrefix(uint32_t namespace_id);
+std::string DefinitionKey(uint32_t namespace_id, std::string_view table_name);
+std::string StatsKey(uint32_t keyspace);
+// 'x' | namespace: the start of every stream key of a namespace.
+std::string StreamPrefix(uint32_t namespace_id);
+std::string StreamKey(uint32_t namespace_id, uint32_t stream_id);
+std::string NamespaceKey(std::string_view namespace_name);
+std::string MigrationKey(std::string_view namespace_name);
+
+// A counter or id stored as decimal text, 1 … 2^32-1 (the counters, a namespace's id), into *out; else an
+// InternalServerError naming what ("keyspace counter").
+Status ParseStoredId(std::string_view text, const char* what, uint32_t* out);
+// The counter stored at key into *out, or 1 when there is none.
+Status ReadStoredCounter(const Storage& storage, std::string_view key, const char* what, uint32_t* out);
+
+}  // namespace dynapage
+
+#endif  // DYNAPAGE_ENGINE_CATALOG_CATALOG_KEYS_H_
