@@ -28,9 +28,10 @@ def binary():
 class Server:
     """A dynapage process on a free port of 127.0.0.1."""
 
-    def __init__(self, *args, timeout=20.0):
+    def __init__(self, *args, timeout=20.0, stderr=subprocess.DEVNULL, preexec_fn=None):
+        """stderr: where the server's stderr goes (a file object to read it); preexec_fn: run in the child (limits)."""
         self.proc = subprocess.Popen([binary(), "--host", "127.0.0.1", "--port", "0", *args], stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+                                     stderr=stderr, stdin=subprocess.DEVNULL, preexec_fn=preexec_fn)
         line = b""
         deadline = time.monotonic() + timeout
         while not line.endswith(b"\n"):
@@ -42,12 +43,28 @@ class Server:
                 line += chunk
         self.port = int(READY.search(line).group(1))
 
-    def rss_bytes(self):
+    def status_field(self, name):
+        """A field of /proc/PID/status, as its first number ("VmRSS" in kB, "Threads")."""
         with open(f"/proc/{self.proc.pid}/status") as f:
             for line in f:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1]) * 1024
-        raise RuntimeError("no VmRSS")
+                if line.startswith(name + ":"):
+                    return int(line.split()[1])
+        raise RuntimeError(f"no {name}")
+
+    def rss_bytes(self):
+        return self.status_field("VmRSS") * 1024
+
+    def threads(self):
+        return self.status_field("Threads")
+
+    def open_files(self):
+        return len(os.listdir(f"/proc/{self.proc.pid}/fd"))
+
+    def stop(self):
+        """A clean stop (SIGTERM: the store is flushed); returns the exit status."""
+        if self.proc.poll() is None:
+            self.proc.terminate()
+        return self.proc.wait(timeout=30)
 
     def client(self):
         return Client(self.port)
@@ -66,10 +83,10 @@ class Client:
         self.timeout = timeout
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
 
-    def call(self, operation, body):
-        """Returns (HTTP status, decoded JSON body)."""
+    def call(self, operation, body, service="DynamoDB_20120810"):
+        """Returns (HTTP status, decoded JSON body). service: "DynamoDBStreams_20120810" for the streams API."""
         data = json.dumps(body).encode()
-        headers = {"Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": "DynamoDB_20120810." + operation,
+        headers = {"Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": f"{service}.{operation}",
                    "Authorization": self.authorization, "X-Amz-Date": "20240101T000000Z"}
         try:
             self.conn.request("POST", "/", data, headers)
@@ -81,8 +98,8 @@ class Client:
             raise
         return response.status, json.loads(payload) if payload else {}
 
-    def ok(self, operation, body):
-        status, answer = self.call(operation, body)
+    def ok(self, operation, body, service="DynamoDB_20120810"):
+        status, answer = self.call(operation, body, service)
         if status != 200:
             raise AssertionError(f"{operation}: {status} {answer}")
         return answer

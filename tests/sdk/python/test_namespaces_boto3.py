@@ -72,13 +72,22 @@ def test_region_namespace_shares_tables_across_access_keys(start_dynapage):
     assert client(server, "AKIDALICE", "us-east-1").list_tables()["TableNames"] == []
 
 
-def test_namespaces_persist_in_subdirectories(start_dynapage, tmp_path):
+def test_namespaces_persist_in_the_folders_one_store(start_dynapage, tmp_path):
     data = tmp_path / "data"
     server = start_dynapage("-dbPath", str(data))
-    client(server, "AKIDALICE", "us-west-2").create_table(TableName="kept", **TABLE)
+    callers = [("AKIDALICE", "us-west-2"), ("AKIDALICE", "eu-west-1"), ("AKIDBOB", "us-west-2")]
+    for n, (key, region) in enumerate(callers):
+        caller = client(server, key, region)
+        caller.create_table(TableName="kept", **TABLE)
+        caller.put_item(TableName="kept", Item={"pk": {"S": f"{key}-{region}"}, "n": {"N": str(n)}})
     code, _ = server.stop()
     assert code == 0
-    assert (data / "AKIDALICE_us-west-2.db").is_dir()
+    # One store in the folder for every namespace (docs/dynamodb-local.md, "The data folder").
+    assert not [p for p in data.iterdir() if p.is_dir()]
     again = start_dynapage("-dbPath", str(data))
-    assert client(again, "AKIDALICE", "us-west-2").list_tables()["TableNames"] == ["kept"]
-    assert client(again, "AKIDBOB", "us-west-2").list_tables()["TableNames"] == []
+    for n, (key, region) in enumerate(callers):
+        caller = client(again, key, region)
+        assert caller.list_tables()["TableNames"] == ["kept"]
+        items = caller.scan(TableName="kept")["Items"]
+        assert items == [{"pk": {"S": f"{key}-{region}"}, "n": {"N": str(n)}}]
+    assert client(again, "AKIDCAROL", "us-west-2").list_tables()["TableNames"] == []
