@@ -7,6 +7,8 @@
 #include <iterator>
 #include <sstream>
 
+#include "server/operations/operation_table.h"
+
 namespace dynapage {
 
 namespace {
@@ -30,6 +32,10 @@ const char kUsage[] =
     "  --max-connections N  answer 503 and close connections beyond N open ones (default: the open-file\n"
     "                       limit, raised to its maximum at start-up, less 1024 kept for the database)\n"
     "  --cors LIST          origins browsers may call from, comma-separated (default *: any); 'none': no CORS\n"
+    "  --admin-cors LIST    origins whose pages may call the admin API (/_dynapage/..., /metrics),\n"
+    "                       comma-separated (default none; see docs/robustness.md, Security model)\n"
+    "  --allow-host NAME    bound to loopback, also answer requests whose Host is NAME (repeatable; by\n"
+    "                       default only localhost, *.localhost, 127.x.x.x and [::1]: DNS rebinding)\n"
     "  --ttl-interval S     delete expired TTL items (and trim old stream records) every S seconds\n"
     "                       (default 5; 0: only on POST /_dynapage/ttl/sweep)\n"
     "  --ttl-update-cooldown S\n"
@@ -43,6 +49,7 @@ const char kUsage[] =
     "                       and at GET /_dynapage/pagination\n"
     "  --fail-on-abandoned  with --audit-pagination: exit with status 3 if any was abandoned\n"
     "  --request-log FILE   one JSON line per request to FILE (- for stdout); GET /_dynapage/requests\n"
+    "  --log-format FORMAT  the request log's lines: json (default) or text (one line a person reads)\n"
     "  --metrics            count requests for GET /metrics (Prometheus text)\n"
     "  --no-client-cpu-affinity\n"
     "                       let the scheduler place connection threads, instead of running each on the\n"
@@ -182,6 +189,19 @@ const Flag kFlags[] = {
        return "";
      }},
     {"--cors", true, false, SetCors},
+    {"--admin-cors", true, false,
+     [](const std::string& value, ParseState* state) -> std::string {
+       if (value.empty()) return "needs a list of origins, '*' or 'none'";
+       state->out->http.guard.admin_cors_origins = SplitOrigins(value);
+       return "";
+     }},
+    {"--allow-host", true, false,
+     [](const std::string& value, ParseState* state) -> std::string {
+       if (value.empty() || value.find_first_of(":/ ,") != std::string::npos)
+         return "needs a host name, without a port";
+       state->out->http.guard.allowed_hosts.push_back(value);
+       return "";
+     }},
     {"--page-chaos", true, false,
      [](const std::string& value, ParseState* state) -> std::string {
        long long seed = 0;
@@ -195,7 +215,7 @@ const Flag kFlags[] = {
        std::ifstream file(value);
        std::stringstream text;
        if (!file || !(text << file.rdbuf())) return "cannot read " + value;
-       std::string error = ParseFaultRules(text.str(), &state->out->bench.faults);
+       std::string error = ParseFaultRules(text.str(), ServedOperationNames(), &state->out->bench.faults);
        return error.empty() ? "" : value + ": " + error;
      }},
     {"--audit-pagination", false, false,
@@ -212,6 +232,12 @@ const Flag kFlags[] = {
      [](const std::string& value, ParseState* state) -> std::string {
        if (value.empty()) return "needs a file, or - for stdout";
        state->out->bench.request_log = value;
+       return "";
+     }},
+    {"--log-format", true, false,
+     [](const std::string& value, ParseState* state) -> std::string {
+       if (value != "json" && value != "text") return "needs json or text";
+       state->out->bench.log_text = value == "text";
        return "";
      }},
     {"--metrics", false, false,

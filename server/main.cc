@@ -113,7 +113,15 @@ int main(int argc, char** argv) {
   int exit_status = 0;
   if (bench.audit()) {
     std::fputs(audit_summary.c_str(), stderr);
-    if (options.fail_on_abandoned && bench.audit()->abandoned() > 0) exit_status = 3;
+    if (options.fail_on_abandoned && bench.audit()->abandoned() > 0) {
+      exit_status = 3;
+      std::string per_operation;
+      for (const auto& [operation, count] : bench.audit()->AbandonedByOperation()) {
+        per_operation.append(per_operation.empty() ? "" : ", ").append(operation + " " + std::to_string(count));
+      }
+      std::fprintf(stderr, "dynapage: exit status 3 (--fail-on-abandoned): %zu continuation(s) abandoned (%s)\n",
+                   bench.audit()->abandoned(), per_operation.c_str());
+    }
   }
   std::printf("dynapage stopped\n");
   std::fflush(stdout);

@@ -16,6 +16,7 @@ namespace {
 
 constexpr std::string_view kAdminPrefix = "/_dynapage/";
 constexpr size_t kDefaultRecentRequests = 100;
+constexpr char kScopeParameter[] = "scope";
 
 std::string Quoted(std::string_view text) {
   rapidjson::StringBuffer buffer;
@@ -70,23 +71,25 @@ AdminApi::AdminApi(DatabaseSet* databases, TestBench* bench) : databases_(databa
   AddRoute("GET", "/_dynapage/health", {}, [](const AdminRequest&) { return AdminJson("{\"status\":\"ok\"}"); });
   AddRoute("GET", "/_dynapage/ready", {}, [](const AdminRequest&) { return AdminJson("{\"ready\":true}"); });
   AddRoute("POST", "/_dynapage/reset", {"table"}, [this](const AdminRequest& r) { return Reset(r); });
-  AddRoute("GET", "/_dynapage/faults", {},
-           [this](const AdminRequest&) { return AdminJson("{\"rules\":" + bench_->faults().ListJson() + "}"); });
-  AddRoute("POST", "/_dynapage/faults", {}, [this](const AdminRequest& r) { return AddFaults(r); });
-  AddRoute("DELETE", "/_dynapage/faults", {}, [this](const AdminRequest&) {
-    bench_->ClearFaults();
-    return AdminJson("{\"rules\":[]}");
+  AddRoute("GET", "/_dynapage/faults", {}, [this](const AdminRequest& r) {
+    return AdminJson("{\"rules\":" + bench_->faults().ListJson(r.scope) + "}");
   });
-  AddRoute("GET", "/_dynapage/chaos", {}, [this](const AdminRequest&) { return AdminJson(bench_->ChaosJson()); });
+  AddRoute("POST", "/_dynapage/faults", {}, [this](const AdminRequest& r) { return AddFaults(r); });
+  AddRoute("DELETE", "/_dynapage/faults", {}, [this](const AdminRequest& r) {
+    bench_->ClearFaults(r.scope);
+    return AdminJson("{\"rules\":" + bench_->faults().ListJson(r.scope) + "}");
+  });
+  AddRoute("GET", "/_dynapage/chaos", {},
+           [this](const AdminRequest& r) { return AdminJson(bench_->ChaosJson(r.scope)); });
   AddRoute("POST", "/_dynapage/chaos", {}, [this](const AdminRequest& r) { return SetChaos(r); });
   AddRoute("DELETE", "/_dynapage/chaos", {"table"}, [this](const AdminRequest& r) {
     auto table = r.query.find("table");
-    bench_->ClearChaos(table == r.query.end() ? "" : table->second);
-    return AdminJson(bench_->ChaosJson());
+    bench_->ClearChaos(r.scope, table == r.query.end() ? "" : table->second);
+    return AdminJson(bench_->ChaosJson(r.scope));
   });
-  AddRoute("GET", "/_dynapage/pagination", {}, [this](const AdminRequest&) {
+  AddRoute("GET", "/_dynapage/pagination", {}, [this](const AdminRequest& r) {
     if (!bench_->audit()) return FeatureOff("the pagination audit", "--audit-pagination");
-    return AdminJson(bench_->AuditReportJson());
+    return AdminJson(bench_->AuditReportJson(r.scope));
   });
   AddRoute("GET", "/_dynapage/requests", {"limit"}, [this](const AdminRequest& r) { return Requests(r); });
   AddRoute("GET", "/metrics", {}, [this](const AdminRequest&) {
@@ -107,7 +110,23 @@ void AdminApi::AddRoute(std::string method, std::string path, std::vector<std::s
   routes_.push_back(Route{std::move(method), std::move(path), std::move(query_parameters), std::move(handler)});
 }
 
-WireResponse AdminApi::Handle(const AdminRequest& request) const {
+WireResponse AdminApi::Handle(const AdminRequest& original) const {
+  AdminRequest request = original;
+  std::string type, message;
+  if (!request.authorization.empty() && !CheckCredentialScope(request.authorization, &type, &message)) {
+    return AdminError(400, type, message);
+  }
+  std::string caller_scope = bench_->ScopeOf(request.authorization);
+  request.scope = &caller_scope;
+  auto scope = request.query.find(kScopeParameter);
+  if (scope != request.query.end()) {
+    if (scope->second != "all") {
+      return AdminError(400, "BadRequest",
+                        "scope must be 'all' (every namespace), not " + Quoted(scope->second) +
+                            "; without it a route acts on the namespace of the request's credentials");
+    }
+    request.scope = nullptr;
+  }
   std::string allowed;
   for (const Route& route : routes_) {
     if (route.path != request.path) continue;
@@ -116,7 +135,7 @@ WireResponse AdminApi::Handle(const AdminRequest& request) const {
       continue;
     }
     for (const auto& [name, value] : request.query) {
-      bool known = false;
+      bool known = name == kScopeParameter;
       for (const std::string& p : route.query_parameters) known = known || p == name;
       if (!known) {
         return AdminError(400, "BadRequest",
@@ -137,12 +156,19 @@ WireResponse AdminApi::Reset(const AdminRequest& request) {
   auto start = std::chrono::steady_clock::now();
   auto param = request.query.find("table");
   const bool one_table = param != request.query.end();
-  // Every namespace's database: a named table is reset wherever it exists.
+  // The caller's namespace's database, or every namespace's (?scope=all: a named table is reset wherever it is).
   std::vector<Database*> dbs;
-  databases_->ForEachOpen([&](Database* db) {
+  if (request.scope) {
+    Database* db = nullptr;
+    Status opened = databases_->For(CallerOf(request.authorization, bench_->default_region()), &db);
+    if (!opened.ok()) return AdminError(500, "ResetFailed", opened.message());
     dbs.push_back(db);
-    return Status::OK();
-  });
+  } else {
+    databases_->ForEachOpen([&](Database* db) {
+      dbs.push_back(db);
+      return Status::OK();
+    });
+  }
   std::vector<std::string> names;
   for (Database* db : dbs) {
     std::vector<std::string> here;
@@ -168,7 +194,7 @@ WireResponse AdminApi::Reset(const AdminRequest& request) {
     }
   }
   if (one_table && names.empty()) return AdminError(404, "TableNotFound", "no table named " + Quoted(param->second));
-  bench_->ForgetRequests();
+  bench_->ForgetRequests(request.scope);
   double millis = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   std::string list;
   for (const std::string& name : names) list.append(list.empty() ? "" : ",").append(Quoted(name));
@@ -190,7 +216,7 @@ WireResponse AdminApi::Requests(const AdminRequest& request) const {
           "limit must be a whole number from 1 to " + std::to_string(kRecentRequests) + ", not " + Quoted(text));
     }
   }
-  return AdminJson(bench_->log()->RecentJson(limit));
+  return AdminJson(bench_->log()->RecentJson(limit, request.scope));
 }
 
 WireResponse AdminApi::AddFaults(const AdminRequest& request) {
@@ -198,10 +224,13 @@ WireResponse AdminApi::AddFaults(const AdminRequest& request) {
   document.Parse(request.body.data(), request.body.size());
   if (document.HasParseError()) return AdminError(400, "BadRequest", "the body is not valid JSON");
   std::vector<FaultRule> rules;
-  std::string error = ParseFaultRuleList(document, &rules);
+  std::string error = ParseFaultRuleList(document, bench_->operations(), &rules);
   if (!error.empty()) return AdminError(400, "BadRequest", error);
-  for (FaultRule& rule : rules) bench_->AddFault(std::move(rule));
-  return AdminJson("{\"rules\":" + bench_->faults().ListJson() + "}");
+  for (FaultRule& rule : rules) {
+    if (request.scope) rule.scope = *request.scope;
+    bench_->AddFault(std::move(rule));
+  }
+  return AdminJson("{\"rules\":" + bench_->faults().ListJson(request.scope) + "}");
 }
 
 WireResponse AdminApi::SetChaos(const AdminRequest& request) {
@@ -226,8 +255,8 @@ WireResponse AdminApi::SetChaos(const AdminRequest& request) {
     }
   }
   if (!seed) return AdminError(400, "BadRequest", "'seed' is required");
-  bench_->SetChaos(table, *seed);
-  return AdminJson(bench_->ChaosJson());
+  bench_->SetChaos(request.scope, table, *seed);
+  return AdminJson(bench_->ChaosJson(request.scope));
 }
 
 }  // namespace dynapage

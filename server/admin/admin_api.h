@@ -2,9 +2,12 @@
 // (docs/testing-pagination.md, "The admin API").
 //
 // Routes are a table of (method, path, handler): a feature adds its own with AddRoute() (before the server runs).
+// Each acts on the caller's namespace: the one its Authorization header's credential scope names, as for the
+// DynamoDB API (an unsigned request's is the default one), or on every namespace with ?scope=all, which every route
+// accepts; where a route's state is the server's (the clock), changing it needs ?scope=all.
 // Every answer but /metrics is JSON; a failure is {"error": "<Kind>", "message": "<what to do>"} with an HTTP
 // status that says what kind: 400 bad input, 404 unknown route or table, 405 wrong method, 409 a feature that is
-// off.
+// off. (What a web page may not send is refused before, with 403 or 415: browser_guard.h.)
 
 #ifndef DYNAPAGE_SERVER_ADMIN_ADMIN_API_H_
 #define DYNAPAGE_SERVER_ADMIN_ADMIN_API_H_
@@ -29,6 +32,9 @@ struct AdminRequest {
   std::string_view body;
   std::string_view request_id;     // the response's x-amzn-RequestId
   std::string_view authorization;  // the Authorization header: the caller of routes that act as one
+  // Set by AdminApi::Handle: the namespace the route acts on (the caller's, NamespaceName), or null for every
+  // namespace (?scope=all).
+  const std::string* scope = nullptr;
 };
 
 // An admin answer: JSON {"error": kind, "message": message} with status.

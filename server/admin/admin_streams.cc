@@ -56,7 +56,9 @@ AdminApi::Handler WithJsonBody(std::function<WireResponse(const AdminRequest&, c
   };
 }
 
-WireResponse Sweep(DatabaseSet* databases, const RequestContext& ctx, const rapidjson::Document& body) {
+// Sweeps the caller's namespace (ctx.caller's), or every namespace open when all_namespaces.
+WireResponse Sweep(DatabaseSet* databases, const RequestContext& ctx, bool all_namespaces,
+                   const rapidjson::Document& body) {
   std::string table_name;
   if (body.HasMember("TableName")) {
     if (!body["TableName"].IsString()) return Answer(Status::Validation("TableName must be a string"), "", 0);
@@ -66,7 +68,7 @@ WireResponse Sweep(DatabaseSet* databases, const RequestContext& ctx, const rapi
   uint64_t deleted = 0;
   Status not_found;
   bool found = table_name.empty();
-  Status s = databases->ForEachOpen([&](Database* db) {
+  auto sweep = [&](Database* db) {
     uint64_t n = 0;
     Status swept = SweepNow(db, ctx, table_name, &n);
     deleted += n;
@@ -76,13 +78,24 @@ WireResponse Sweep(DatabaseSet* databases, const RequestContext& ctx, const rapi
     }
     found = found || swept.ok();
     return swept;
-  });
+  };
+  Database* own = nullptr;
+  Status s = all_namespaces ? databases->ForEachOpen(sweep) : databases->For(ctx.caller, &own);
+  if (s.ok() && own) s = sweep(own);
   if (s.ok() && !found) s = not_found.ok() ? Status::NotFound(std::string(kResourceNotFound)) : not_found;
   return Answer(s, "ExpiredItems", static_cast<int64_t>(deleted));
 }
 
-WireResponse SetClock(OffsetClock* clock, const rapidjson::Document& body) {
+// The clock is the server's, every namespace's: a change needs ?scope=all, so that no worker moves the others' time
+// (and lets the TTL sweeper delete their items) by accident.
+WireResponse SetClock(OffsetClock* clock, bool all_namespaces, const rapidjson::Document& body) {
   if (!clock) return Answer(Status::Validation("This server's clock cannot be set"), "", 0);
+  bool changes = body.HasMember("set_epoch_ms") || body.HasMember("advance_ms") || body.HasMember("reset");
+  if (changes && !all_namespaces) {
+    return AdminError(400, "BadRequest",
+                      "the clock is the server's, shared by every namespace: change it with POST "
+                      "/_dynapage/clock?scope=all");
+  }
   if (body.HasMember("set_epoch_ms")) {
     if (!body["set_epoch_ms"].IsInt64()) return Answer(Status::Validation("set_epoch_ms must be an integer"), "", 0);
     clock->Set(body["set_epoch_ms"].GetInt64());
@@ -102,12 +115,13 @@ void AddStreamsAdminRoutes(AdminApi* api, DatabaseSet* databases, const ServiceO
   api->AddRoute("POST", kSweepPath, {},
                 WithJsonBody([databases, service](const AdminRequest& request, const rapidjson::Document& body) {
                   return Sweep(databases, ServiceRequestContext(service, request.request_id, request.authorization),
-                               body);
+                               request.scope == nullptr, body);
                 }));
-  api->AddRoute("POST", kClockPath, {},
-                WithJsonBody([clock = options.settable_clock](const AdminRequest&, const rapidjson::Document& body) {
-                  return SetClock(clock, body);
-                }));
+  api->AddRoute(
+      "POST", kClockPath, {},
+      WithJsonBody([clock = options.settable_clock](const AdminRequest& request, const rapidjson::Document& body) {
+        return SetClock(clock, request.scope == nullptr, body);
+      }));
 }
 
 }  // namespace dynapage

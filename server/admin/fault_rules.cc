@@ -70,7 +70,7 @@ bool ReadShare(const rapidjson::Value& v, double* out) {
 
 }  // namespace
 
-std::string ParseFaultRule(const rapidjson::Value& json, FaultRule* rule) {
+std::string ParseFaultRule(const rapidjson::Value& json, const std::vector<std::string>& operations, FaultRule* rule) {
   if (!json.IsObject()) return "a fault rule must be a JSON object";
   *rule = FaultRule();
   for (auto m = json.MemberBegin(); m != json.MemberEnd(); ++m) {
@@ -104,6 +104,18 @@ std::string ParseFaultRule(const rapidjson::Value& json, FaultRule* rule) {
              "' (match: operation, table, index, access_key, nth, every, probability, seed, times; actions: error, "
              "latency_ms, unprocessed, drop_connection)";
     }
+  }
+  if (!rule->operation.empty() &&
+      std::find(operations.begin(), operations.end(), rule->operation) == operations.end()) {
+    std::string names;
+    for (const std::string& name : operations) names.append(names.empty() ? "" : ", ").append(name);
+    return "unknown operation '" + rule->operation + "' in 'operation' (one of: " + names + ")";
+  }
+  if (!rule->error.empty() && rule->drop_connection) {
+    return "'error' and 'drop_connection' cannot be combined: a dropped connection answers nothing";
+  }
+  if (rule->unprocessed > 0 && (!rule->error.empty() || rule->drop_connection)) {
+    return "'unprocessed' cannot be combined with 'error' or 'drop_connection': the batch would not run";
   }
   if (!rule->error.empty()) {
     if (rule->error == "ConditionalCheckFailedException") {
@@ -172,9 +184,14 @@ void FaultRules::Add(FaultRule rule) {
   e.rule = std::move(rule);
 }
 
-void FaultRules::Clear() {
+void FaultRules::Clear(const std::string* scope) {
   std::lock_guard<std::mutex> lock(mu_);
-  rules_.clear();
+  if (!scope) {
+    rules_.clear();
+    return;
+  }
+  rules_.erase(std::remove_if(rules_.begin(), rules_.end(), [scope](const Entry& e) { return e.rule.scope == *scope; }),
+               rules_.end());
 }
 
 bool FaultRules::empty() const {
@@ -182,14 +199,21 @@ bool FaultRules::empty() const {
   return rules_.empty();
 }
 
-std::string FaultRules::ListJson() const {
+std::string FaultRules::ListJson(const std::string* scope) const {
   std::lock_guard<std::mutex> lock(mu_);
   rapidjson::StringBuffer buffer;
   rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
   w.StartArray();
   for (const Entry& e : rules_) {
     const FaultRule& r = e.rule;
+    if (scope && r.scope && *r.scope != *scope) continue;
     w.StartObject();
+    w.Key("scope");
+    if (r.scope) {
+      w.String(r.scope->c_str(), static_cast<rapidjson::SizeType>(r.scope->size()));
+    } else {
+      w.String("all");
+    }
     auto text = [&w](const char* key, const std::string& value) {
       if (value.empty()) return;
       w.Key(key);
@@ -249,6 +273,7 @@ FaultDecision FaultRules::Decide(const FaultTarget& target) {
       continue;
     }
     if (!r.access_key.empty() && r.access_key != target.access_key) continue;
+    if (r.scope && *r.scope != target.scope) continue;
     uint64_t n = ++e.matched;
     bool fire = (!r.nth || n == r.nth) && (!r.every || n % r.every == 0) && (!r.times || e.fired < r.times);
     // The dice roll for every matching call, so that a rule's draws depend only on its own calls.
@@ -258,12 +283,16 @@ FaultDecision FaultRules::Decide(const FaultTarget& target) {
     d.fired = true;
     if (d.error.empty() && !r.error.empty()) d.error = r.error;
     d.latency_ms += r.latency_ms;
-    if (r.unprocessed > d.unprocessed) d.unprocessed = r.unprocessed;
+    // Progress: after kMaxWhollyUnprocessedInARow batches in a row, one is served whole.
+    bool leave_unprocessed = r.unprocessed > 0 && e.unprocessed_in_a_row < kMaxWhollyUnprocessedInARow;
+    e.unprocessed_in_a_row = leave_unprocessed ? e.unprocessed_in_a_row + 1 : 0;
+    if (leave_unprocessed && r.unprocessed > d.unprocessed) d.unprocessed = r.unprocessed;
     d.drop_connection = d.drop_connection || r.drop_connection;
     d.description.append(d.description.empty() ? "" : "; ").append("rule ").append(std::to_string(i + 1));
     if (!r.error.empty()) d.description.append(": ").append(r.error);
     if (r.latency_ms) d.description.append(": +").append(std::to_string(r.latency_ms)).append(" ms");
-    if (r.unprocessed > 0) d.description.append(": unprocessed");
+    if (leave_unprocessed) d.description.append(": unprocessed");
+    if (r.unprocessed > 0 && !leave_unprocessed) d.description.append(": served whole (progress)");
     if (r.drop_connection) d.description.append(": connection dropped");
   }
   return d;

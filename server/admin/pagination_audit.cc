@@ -91,14 +91,15 @@ void PaginationAudit::Follow(const std::string& id, Continuation* chain) {
   if (it == open_.end()) return;
   chain->pages_read = it->second.pages_read;
   chain->items_read = it->second.items_read;
+  counts_[it->second.scope].followed++;
   open_.erase(it);
-  followed_++;
 }
 
 void PaginationAudit::Issue(const std::string& id, Continuation continuation) {
-  issued_++;
+  Counts& counts = counts_[continuation.scope];
+  counts.issued++;
   if (open_.size() >= kMaxOpenContinuations && !open_.count(id)) {
-    not_kept_++;
+    counts.not_kept++;
     return;
   }
   auto [it, added] = open_.try_emplace(id);
@@ -111,6 +112,13 @@ void PaginationAudit::Observe(std::string_view operation, std::string_view acces
                               const rapidjson::Value& request, const rapidjson::Value& response,
                               const IssuedContinuation& issued) {
   if (!request.IsObject() || !response.IsObject()) return;
+  // Continuations are told apart by namespace first: two namespaces may hand out the same token.
+  std::string scoped_key(issued.scope);
+  scoped_key.append(1, '\x1e').append(access_key);
+  auto id_of = [&scoped_key](std::string_view operation, const std::string& table, const std::string& index,
+                             const std::string& token) {
+    return dynapage::Identity(scoped_key, operation, table, index, token);
+  };
   std::lock_guard<std::mutex> lock(mu_);
   if (operation == "GetRecords") {
     // A chain of shard iterators: each NextShardIterator is the token the reader sends back.
@@ -121,9 +129,10 @@ void PaginationAudit::Observe(std::string_view operation, std::string_view acces
     if (start && start->IsString()) {
       std::string_view iterator(start->GetString(), start->GetStringLength());
       c.table = std::string(TableOfStreamArn(iterator));
-      Follow(Identity(access_key, operation, c.table, "", std::string(iterator)), &c);
+      Follow(id_of(operation, c.table, "", std::string(iterator)), &c);
     }
     if (!next || !next->IsString()) return;
+    c.scope = std::string(issued.scope);
     c.access_key = std::string(access_key);
     c.request_id = std::string(request_id);
     c.pages_read++;
@@ -133,7 +142,7 @@ void PaginationAudit::Observe(std::string_view operation, std::string_view acces
     c.items_left = issued.records_after_iterator;
     c.caught_up = issued.records_after_iterator == 0;
     std::string token(next->GetString(), next->GetStringLength());
-    std::string id = Identity(access_key, operation, c.table, "", token);
+    std::string id = id_of(operation, c.table, "", token);
     Issue(id, std::move(c));
     return;
   }
@@ -145,7 +154,7 @@ void PaginationAudit::Observe(std::string_view operation, std::string_view acces
     c.table = statement ? issued.statement.table : list ? "" : Text(request, "TableName");
     c.index = statement ? issued.statement.index : list ? "" : Text(request, "IndexName");
     const rapidjson::Value* start = Member(request, members->start);
-    if (start) Follow(Identity(access_key, operation, c.table, c.index, CanonicalMap(*start)), &c);
+    if (start) Follow(id_of(operation, c.table, c.index, CanonicalMap(*start)), &c);
     const rapidjson::Value* next = Member(response, members->next);
     if (!next) return;
     c.key_condition = Text(request, "KeyConditionExpression");
@@ -159,6 +168,7 @@ void PaginationAudit::Observe(std::string_view operation, std::string_view acces
         c.filter.append(c.filter.empty() ? "" : "; ").append("Segment ").append(std::to_string(segment->GetInt64()));
     }
     if (statement) c.statement = Text(request, "Statement");
+    c.scope = std::string(issued.scope);
     c.access_key = std::string(access_key);
     c.request_id = std::string(request_id);
     c.pages_read++;
@@ -168,7 +178,7 @@ void PaginationAudit::Observe(std::string_view operation, std::string_view acces
     c.token_json = CompactJson(*next);
     c.request_json = CompactJson(request);
     c.authorization = std::string(issued.authorization);
-    std::string id = Identity(access_key, operation, c.table, c.index, CanonicalMap(*next));
+    std::string id = id_of(operation, c.table, c.index, CanonicalMap(*next));
     Issue(id, std::move(c));
     return;
   }
@@ -186,7 +196,7 @@ void PaginationAudit::Observe(std::string_view operation, std::string_view acces
       for (const auto& entry : list->GetArray()) {
         std::string token = write ? WriteRequestToken(entry) : CanonicalMap(entry);
         Continuation followed;
-        Follow(Identity(access_key, operation, table, "", token), &followed);
+        Follow(id_of(operation, table, "", token), &followed);
         chain.pages_read = std::max(chain.pages_read, followed.pages_read);
       }
     }
@@ -201,6 +211,7 @@ void PaginationAudit::Observe(std::string_view operation, std::string_view acces
       Continuation c;
       c.operation = std::string(operation);
       c.table = table;
+      c.scope = std::string(issued.scope);
       c.access_key = std::string(access_key);
       c.request_id = std::string(request_id);
       c.pages_read = chains[table].pages_read + 1;
@@ -208,7 +219,7 @@ void PaginationAudit::Observe(std::string_view operation, std::string_view acces
       c.items_left = 1;
       c.token_json = CompactJson(entry);
       std::string token = write ? WriteRequestToken(entry) : CanonicalMap(entry);
-      Issue(Identity(access_key, operation, table, "", token), std::move(c));
+      Issue(id_of(operation, table, "", token), std::move(c));
     }
   }
 }
@@ -247,12 +258,24 @@ void PaginationAudit::CountLeft(const ReplayRequest& replay, Continuation* c, ui
   c->items_left = items;
 }
 
-std::vector<PaginationAudit::Continuation> PaginationAudit::Abandoned(const ReplayRequest* replay) const {
+PaginationAudit::Counts PaginationAudit::CountsOf(const std::string* scope) const {
+  Counts sum;
+  for (const auto& [name, counts] : counts_) {
+    if (scope && name != *scope) continue;
+    sum.issued += counts.issued;
+    sum.followed += counts.followed;
+    sum.not_kept += counts.not_kept;
+  }
+  return sum;
+}
+
+std::vector<PaginationAudit::Continuation> PaginationAudit::Abandoned(const ReplayRequest* replay,
+                                                                      const std::string* scope) const {
   std::vector<Continuation> abandoned;
   {
     std::lock_guard<std::mutex> lock(mu_);
     for (const auto& [id, c] : open_) {
-      if (!c.caught_up) abandoned.push_back(c);
+      if (!c.caught_up && (!scope || c.scope == *scope)) abandoned.push_back(c);
     }
   }
   // Counted outside the lock: the replays are requests, and requests go on meanwhile.
@@ -263,19 +286,20 @@ std::vector<PaginationAudit::Continuation> PaginationAudit::Abandoned(const Repl
   return abandoned;
 }
 
-std::string PaginationAudit::ReportJson(const ReplayRequest* replay) const {
-  std::vector<Continuation> abandoned = Abandoned(replay);
+std::string PaginationAudit::ReportJson(const ReplayRequest* replay, const std::string* scope) const {
+  std::vector<Continuation> abandoned = Abandoned(replay, scope);
   rapidjson::StringBuffer buffer;
   rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
   w.StartObject();
   {
     std::lock_guard<std::mutex> lock(mu_);
+    Counts counts = CountsOf(scope);
     w.Key("issued");
-    w.Uint64(issued_);
+    w.Uint64(counts.issued);
     w.Key("followed");
-    w.Uint64(followed_);
+    w.Uint64(counts.followed);
     w.Key("not_kept");
-    w.Uint64(not_kept_);
+    w.Uint64(counts.not_kept);
   }
   w.Key("abandoned");
   w.StartArray();
@@ -309,14 +333,22 @@ std::string PaginationAudit::ReportJson(const ReplayRequest* replay) const {
 }
 
 std::string PaginationAudit::Summary(const ReplayRequest* replay) const {
-  std::vector<Continuation> abandoned = Abandoned(replay);
+  std::vector<Continuation> abandoned = Abandoned(replay, nullptr);
   std::string out;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    out = "pagination audit: " + std::to_string(issued_) + " continuations issued, " + std::to_string(followed_) +
-          " followed, " + std::to_string(abandoned.size()) + " abandoned\n";
+    Counts counts = CountsOf(nullptr);
+    out = "pagination audit: " + std::to_string(counts.issued) + " continuations issued, " +
+          std::to_string(counts.followed) + " followed, " + std::to_string(abandoned.size()) + " abandoned\n";
   }
+  // A batch's requests left unprocessed and never sent again: one line per operation and table, not per request.
+  std::map<std::pair<std::string, std::string>, std::pair<uint64_t, std::string>> batches;  // count, first token
   for (const Continuation& c : abandoned) {
+    if (c.operation == "BatchWriteItem" || c.operation == "BatchGetItem") {
+      auto& [count, first] = batches[{c.operation, c.table}];
+      if (count++ == 0) first = c.token_json;
+      continue;
+    }
     std::string left = c.items_left ? std::to_string(*c.items_left) + " item(s)" : "";
     if (c.pages_left) left = std::to_string(*c.pages_left) + " page(s), " + left;
     if (left.empty()) left = "an unknown number of pages and items";
@@ -332,7 +364,20 @@ std::string PaginationAudit::Summary(const ReplayRequest* replay) const {
            (c.operation == "GetRecords" ? " record(s)" : " item(s)") + "; " + left + " left at " + c.token_json +
            (c.times > 1 ? " (" + std::to_string(c.times) + " times)" : "") + "\n";
   }
+  for (const auto& [where, what] : batches) {
+    out += "  abandoned: " + where.first + " " + where.second + ": " + std::to_string(what.first) +
+           " unprocessed request(s) never sent again, the first " + what.second + "\n";
+  }
   return out;
+}
+
+std::map<std::string, size_t> PaginationAudit::AbandonedByOperation() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::map<std::string, size_t> counts;
+  for (const auto& [id, c] : open_) {
+    if (!c.caught_up) counts[c.operation]++;
+  }
+  return counts;
 }
 
 size_t PaginationAudit::abandoned() const {
@@ -342,10 +387,15 @@ size_t PaginationAudit::abandoned() const {
   return count;
 }
 
-void PaginationAudit::Clear() {
+void PaginationAudit::Clear(const std::string* scope) {
   std::lock_guard<std::mutex> lock(mu_);
-  open_.clear();
-  issued_ = followed_ = not_kept_ = 0;
+  if (!scope) {
+    open_.clear();
+    counts_.clear();
+    return;
+  }
+  for (auto it = open_.begin(); it != open_.end();) it = it->second.scope == *scope ? open_.erase(it) : std::next(it);
+  counts_.erase(*scope);
 }
 
 }  // namespace dynapage

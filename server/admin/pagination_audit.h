@@ -50,6 +50,7 @@ struct StatementTarget {
 
 // What an answer handed out besides its body.
 struct IssuedContinuation {
+  std::string_view scope;               // the request's namespace (NamespaceName): reports are made per namespace
   std::string_view authorization;       // the request's Authorization header (to read the rest of a chain again)
   uint64_t records_after_iterator = 0;  // GetRecords: records after its NextShardIterator
   StatementTarget statement;            // ExecuteStatement: what its statement names
@@ -61,16 +62,22 @@ class PaginationAudit {
   void Observe(std::string_view operation, std::string_view access_key, std::string_view request_id,
                const rapidjson::Value& request, const rapidjson::Value& response,
                const IssuedContinuation& issued = IssuedContinuation());
-  // {"issued": N, "followed": N, "abandoned": [ … ]} (docs/testing-pagination.md). replay, when given, counts
-  // what Query, Scan and ListTables chains left; without it those counts are null.
-  std::string ReportJson(const ReplayRequest* replay = nullptr) const;
-  // One line per abandoned continuation, for the summary at shutdown.
+  // {"issued": N, "followed": N, "abandoned": [ … ]} (docs/testing-pagination.md) of namespace scope, or of every
+  // namespace when scope is null. replay, when given, counts what Query, Scan and ListTables chains left; without
+  // it those counts are null.
+  std::string ReportJson(const ReplayRequest* replay = nullptr, const std::string* scope = nullptr) const;
+  // The summary at shutdown: one line per abandoned continuation, and one per operation and table for a batch's
+  // unprocessed requests never sent again.
   std::string Summary(const ReplayRequest* replay = nullptr) const;
   size_t abandoned() const;
-  void Clear();
+  // How many continuations are abandoned, by operation ("Query": 2), over every namespace.
+  std::map<std::string, size_t> AbandonedByOperation() const;
+  // Forgets what namespace scope's requests handed out and followed, or everything when scope is null.
+  void Clear(const std::string* scope = nullptr);
 
  private:
   struct Continuation {
+    std::string scope;
     std::string operation, table, index, key_condition, filter, statement, access_key, request_id;
     std::string token_json;  // what the client should have sent back
     uint64_t pages_read = 0;
@@ -88,14 +95,18 @@ class PaginationAudit {
   // Reads the rest of c's Query, Scan, ListTables or ExecuteStatement chain again, at most *budget pages (taken from
   // it), and sets what c left; leaves it unknown if the reading fails or runs out of budget.
   static void CountLeft(const ReplayRequest& replay, Continuation* c, uint64_t* budget);
-  // The abandoned continuations, with what each left counted (replay may be null).
-  std::vector<Continuation> Abandoned(const ReplayRequest* replay) const;
+  // The abandoned continuations of scope (null: all), with what each left counted (replay may be null).
+  std::vector<Continuation> Abandoned(const ReplayRequest* replay, const std::string* scope) const;
+
+  struct Counts {
+    uint64_t issued = 0, followed = 0, not_kept = 0;
+  };
+  // The counts of scope, or their sums over every namespace when scope is null. REQUIRES: mu_ held.
+  Counts CountsOf(const std::string* scope) const;
 
   mutable std::mutex mu_;
-  std::map<std::string, Continuation> open_;  // guarded by mu_; by identity
-  uint64_t issued_ = 0;                       // guarded by mu_
-  uint64_t followed_ = 0;                     // guarded by mu_
-  uint64_t not_kept_ = 0;                     // guarded by mu_
+  std::map<std::string, Continuation> open_;  // guarded by mu_; by identity (which starts with the namespace)
+  std::map<std::string, Counts> counts_;      // guarded by mu_; by namespace
 };
 
 }  // namespace dynapage

@@ -113,6 +113,18 @@ std::string_view ErrorNameOf(const std::string& body) {
   return hash == std::string_view::npos ? type : type.substr(hash + 1);
 }
 
+// Why a Query or Scan page ended: the table or index ran out ("end"), page chaos cut it ("chaos"), it evaluated
+// Limit items ("limit"), or it read its bytes (DynamoDB's 1 MB: "size"; a lower --max-page-bytes: "max-page-bytes").
+std::string_view PageEnd(const rapidjson::Value& body, const RequestCounters& counters, uint64_t max_page_bytes) {
+  if (!counters.returned_last_key) return "end";
+  if (counters.injected.rfind("page chaos", 0) == 0) return "chaos";
+  auto limit = body.FindMember("Limit");
+  if (limit != body.MemberEnd() && limit->value.IsUint64() && counters.items_evaluated >= limit->value.GetUint64()) {
+    return "limit";
+  }
+  return max_page_bytes < kDynamoDbPageBytes ? "max-page-bytes" : "size";
+}
+
 bool IsContinued(std::string_view operation) {
   return operation == "Query" || operation == "Scan" || operation == "ListTables" || operation == "BatchWriteItem" ||
          operation == "BatchGetItem" || operation == "GetRecords" || operation == "ExecuteStatement";
@@ -132,25 +144,27 @@ std::string UtcNow() {
 
 }  // namespace
 
-std::string ParseFaultRules(const std::string& json_text, std::vector<FaultRule>* rules) {
+std::string ParseFaultRules(const std::string& json_text, const std::vector<std::string>& operations,
+                            std::vector<FaultRule>* rules) {
   rapidjson::Document document;
   document.Parse(json_text.c_str(), json_text.size());
   if (document.HasParseError()) return "fault rules are not valid JSON";
   if (!document.IsArray()) return "fault rules must be a JSON list of rule objects";
-  return ParseFaultRuleList(document, rules);
+  return ParseFaultRuleList(document, operations, rules);
 }
 
-std::string ParseFaultRuleList(const rapidjson::Value& document, std::vector<FaultRule>* rules) {
+std::string ParseFaultRuleList(const rapidjson::Value& document, const std::vector<std::string>& operations,
+                               std::vector<FaultRule>* rules) {
   rules->clear();
   if (!document.IsArray()) {
     FaultRule rule;
-    std::string error = ParseFaultRule(document, &rule);
+    std::string error = ParseFaultRule(document, operations, &rule);
     if (error.empty()) rules->push_back(std::move(rule));
     return error;
   }
   for (rapidjson::SizeType i = 0; i < document.Size(); i++) {
     FaultRule rule;
-    std::string error = ParseFaultRule(document[i], &rule);
+    std::string error = ParseFaultRule(document[i], operations, &rule);
     if (!error.empty()) return "fault rule " + std::to_string(i + 1) + ": " + error;
     rules->push_back(std::move(rule));
   }
@@ -162,7 +176,7 @@ TestBench::TestBench(TestBenchOptions options) : options_(std::move(options)) {
   if (options_.audit_pagination) audit_ = std::make_unique<PaginationAudit>();
   if (!options_.request_log.empty()) log_ = std::make_unique<RequestLog>();
   if (options_.metrics) metrics_ = std::make_unique<Metrics>();
-  chaos_seed_ = options_.page_chaos_seed;
+  every_namespace_chaos_.seed = options_.page_chaos_seed;
   Rearm();
 }
 
@@ -171,56 +185,84 @@ std::string TestBench::Open() { return log_ ? log_->Open(options_.request_log) :
 void TestBench::Rearm() {
   {
     std::lock_guard<std::mutex> lock(chaos_mu_);
-    chaos_on_ = chaos_seed_.has_value() || !table_chaos_.empty();
+    chaos_on_ = !every_namespace_chaos_.empty() || !chaos_.empty();
   }
   faults_on_ = !faults_.empty();
   set_armed(chaos_on_ || faults_on_ || audit_ || log_ || metrics_);
 }
 
-void TestBench::SetChaos(const std::string& table, uint64_t seed) {
-  {
-    std::lock_guard<std::mutex> lock(chaos_mu_);
-    if (table.empty()) {
-      chaos_seed_ = seed;
-    } else {
-      table_chaos_[table] = seed;
-    }
-    chaos_requests_ = 0;  // the seed's sequence starts again: the same requests get the same pages
-  }
-  Rearm();
+std::string TestBench::ScopeOf(std::string_view authorization) const {
+  return NamespaceName(namespace_mode_, CallerOf(authorization, default_region_));
 }
 
-void TestBench::ClearChaos(const std::string& table) {
+void TestBench::SetChaos(const std::string* scope, const std::string& table, uint64_t seed) {
   {
     std::lock_guard<std::mutex> lock(chaos_mu_);
+    ChaosSetting& setting = scope ? chaos_[*scope] : every_namespace_chaos_;
     if (table.empty()) {
-      chaos_seed_.reset();
-      table_chaos_.clear();
+      setting.seed = seed;
     } else {
-      table_chaos_.erase(table);
+      setting.tables[table] = seed;
+    }
+    // The seed's sequence starts again: the same requests get the same pages.
+    if (scope) {
+      chaos_requests_.erase(*scope);
+    } else {
+      chaos_requests_.clear();
     }
   }
   Rearm();
 }
 
-std::string TestBench::ChaosJson() const {
+void TestBench::ClearChaos(const std::string* scope, const std::string& table) {
+  {
+    std::lock_guard<std::mutex> lock(chaos_mu_);
+    if (!scope && table.empty()) {
+      every_namespace_chaos_ = ChaosSetting();
+      chaos_.clear();
+    } else if (!scope) {
+      every_namespace_chaos_.tables.erase(table);
+      for (auto& [name, setting] : chaos_) setting.tables.erase(table);
+    } else if (table.empty()) {
+      chaos_.erase(*scope);
+    } else {
+      auto it = chaos_.find(*scope);
+      if (it != chaos_.end()) it->second.tables.erase(table);
+    }
+    for (auto it = chaos_.begin(); it != chaos_.end();) it = it->second.empty() ? chaos_.erase(it) : std::next(it);
+  }
+  Rearm();
+}
+
+std::string TestBench::ChaosJson(const std::string* scope) const {
   std::lock_guard<std::mutex> lock(chaos_mu_);
+  const ChaosSetting* setting = &every_namespace_chaos_;
+  if (scope) {
+    auto it = chaos_.find(*scope);
+    if (it != chaos_.end()) setting = &it->second;
+  }
   rapidjson::StringBuffer buffer;
   rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
   w.StartObject();
   w.Key("seed");
-  if (chaos_seed_) {
-    w.Uint64(*chaos_seed_);
+  if (setting->seed) {
+    w.Uint64(*setting->seed);
   } else {
     w.Null();
   }
   w.Key("tables");
   w.StartObject();
-  for (const auto& [table, seed] : table_chaos_) {
+  for (const auto& [table, seed] : setting->tables) {
     w.Key(table.c_str(), static_cast<rapidjson::SizeType>(table.size()));
     w.Uint64(seed);
   }
   w.EndObject();
+  w.Key("scope");
+  if (setting == &every_namespace_chaos_) {
+    w.String("all");
+  } else {
+    w.String(scope->c_str(), static_cast<rapidjson::SizeType>(scope->size()));
+  }
   w.EndObject();
   return std::string(buffer.GetString(), buffer.GetSize());
 }
@@ -230,17 +272,22 @@ void TestBench::AddFault(FaultRule rule) {
   Rearm();
 }
 
-void TestBench::ClearFaults() {
-  faults_.Clear();
+void TestBench::ClearFaults(const std::string* scope) {
+  faults_.Clear(scope);
   Rearm();
 }
 
-void TestBench::ForgetRequests() {
-  if (audit_) audit_->Clear();
-  if (log_) log_->Clear();
+void TestBench::ForgetRequests(const std::string* scope) {
+  if (audit_) audit_->Clear(scope);
+  if (log_) log_->Clear(scope);
 }
 
-void TestBench::ServeReplays(DatabaseSet* databases, const ServiceOptions& options, OperationFinder find_operation) {
+void TestBench::Attach(DatabaseSet* databases, const ServiceOptions& options, OperationFinder find_operation,
+                       std::vector<std::string> operations) {
+  namespace_mode_ = databases->mode();
+  default_region_ = options.region;
+  max_page_bytes_ = options.max_page_bytes;
+  operations_ = std::move(operations);
   ServiceOptions plain = options;
   plain.hooks = nullptr;
   replays_ = std::make_unique<Dispatcher>(databases, plain, find_operation);
@@ -257,12 +304,12 @@ std::optional<std::string> TestBench::Replay(std::string_view operation, const s
   return std::move(response.body);
 }
 
-std::string TestBench::AuditReportJson() const {
+std::string TestBench::AuditReportJson(const std::string* scope) const {
   DP_DCHECK(audit_ != nullptr);
   ReplayRequest replay = [this](std::string_view operation, const std::string& authorization, const std::string& body) {
     return Replay(operation, authorization, body);
   };
-  return audit_->ReportJson(&replay);
+  return audit_->ReportJson(&replay, scope);
 }
 
 std::string TestBench::AuditSummary() const {
@@ -273,17 +320,20 @@ std::string TestBench::AuditSummary() const {
   return audit_->Summary(&replay);
 }
 
-std::optional<uint64_t> TestBench::ChaosSeedFor(const std::vector<std::string>& tables) {
+std::optional<uint64_t> TestBench::ChaosSeedFor(const std::string& scope, const std::vector<std::string>& tables) {
   std::lock_guard<std::mutex> lock(chaos_mu_);
-  std::optional<uint64_t> seed = chaos_seed_;
+  auto own = chaos_.find(scope);
+  // The namespace's own setting, else every namespace's.
+  const ChaosSetting& setting = own != chaos_.end() ? own->second : every_namespace_chaos_;
+  std::optional<uint64_t> seed = setting.seed;
   for (const std::string& table : tables) {
     if (seed) break;
-    auto it = table_chaos_.find(table);
-    if (it != table_chaos_.end()) seed = it->second;
+    auto it = setting.tables.find(table);
+    if (it != setting.tables.end()) seed = it->second;
   }
   if (!seed) return std::nullopt;
-  // The n-th request under chaos gets the n-th draw of the seed's sequence.
-  ChaosDice dice(*seed ^ (++chaos_requests_ * 0xD1B54A32D192ED03ULL));
+  // The n-th request of the namespace under chaos gets the n-th draw of the seed's sequence.
+  ChaosDice dice(*seed ^ (++chaos_requests_[scope] * 0xD1B54A32D192ED03ULL));
   return dice.Next();
 }
 
@@ -292,9 +342,13 @@ bool TestBench::Before(HookedRequest* request, RequestContext* context, WireResp
   const rapidjson::Value& body = *request->body;
   if (log_ || metrics_ || audit_) context->counters = &request->counters;
   RequestTargets targets;
-  if (chaos_on_ || faults_on_) targets = TargetsOf(body);
+  std::string scope;
+  if (chaos_on_ || faults_on_) {
+    targets = TargetsOf(body);
+    scope = ScopeOf(request->wire->authorization);
+  }
   if (chaos_on_) {
-    if (std::optional<uint64_t> seed = ChaosSeedFor(targets.tables)) {
+    if (std::optional<uint64_t> seed = ChaosSeedFor(scope, targets.tables)) {
       request->policies.page_chaos = true;
       request->policies.chaos_seed = *seed;
       context->policies = &request->policies;
@@ -306,6 +360,7 @@ bool TestBench::Before(HookedRequest* request, RequestContext* context, WireResp
   target.tables.assign(targets.tables.begin(), targets.tables.end());
   target.indexes.assign(targets.indexes.begin(), targets.indexes.end());
   target.access_key = AccessKeyOf(request->wire->authorization);
+  target.scope = scope;
   FaultDecision decision = faults_.Decide(target);
   if (!decision.fired) return false;
   request->fault = decision.description;
@@ -335,12 +390,14 @@ void TestBench::After(const HookedRequest& request, const WireResponse& response
   const RequestCounters& counters = request.counters;
   const rapidjson::Value& body = *request.body;
   std::string_view error = response.status == 200 ? std::string_view() : ErrorNameOf(response.body);
+  const std::string scope = audit_ || log_ ? ScopeOf(request.wire->authorization) : std::string();
   if (audit_ && response.status == 200 && IsContinued(request.operation)) {
     rapidjson::Document answer;
     answer.Parse(response.body.c_str(), response.body.size());
     if (!answer.HasParseError()) {
       IssuedContinuation issued;
       issued.authorization = request.wire->authorization;
+      issued.scope = scope;
       issued.records_after_iterator = counters.records_after_iterator;
       if (request.operation == "ExecuteStatement") issued.statement = TargetOfStatement(Text(body, "Statement"));
       audit_->Observe(request.operation, AccessKeyOf(request.wire->authorization), request.wire->request_id, body,
@@ -351,38 +408,38 @@ void TestBench::After(const HookedRequest& request, const WireResponse& response
   if (!counters.injected.empty()) injected.append(injected.empty() ? "" : "; ").append(counters.injected);
   if (metrics_) metrics_->Record(request.operation, response.status, seconds, counters, !request.fault.empty());
   if (!log_) return;
-  rapidjson::StringBuffer buffer;
-  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
-  w.StartObject();
-  w.Key("time");
-  w.String(UtcNow().c_str());
-  WriteOptionalText(&w, "request_id", request.wire->request_id);
-  WriteOptionalText(&w, "operation", request.operation);
+  Caller caller = CallerOf(request.wire->authorization, default_region_);
   RequestTargets targets = TargetsOf(body);
-  std::string tables;
-  for (const std::string& table : targets.tables) tables.append(tables.empty() ? "" : ",").append(table);
-  WriteOptionalText(&w, "table", tables);
-  WriteOptionalText(&w, "index", targets.index);
-  w.Key("status");
-  w.Int(response.drop_connection ? 0 : response.status);
-  WriteOptionalText(&w, "error", response.drop_connection ? "connection dropped" : error);
-  w.Key("latency_ms");
-  w.Double(static_cast<double>(static_cast<int64_t>(seconds * 1e6)) / 1e3);
-  w.Key("items_returned");
-  w.Uint64(counters.items_returned);
-  w.Key("items_evaluated");
-  w.Uint64(counters.items_evaluated);
-  w.Key("bytes_read");
-  w.Uint64(counters.bytes_read);
-  w.Key("items_written");
-  w.Uint64(counters.items_written);
-  w.Key("exclusive_start_key");
-  w.Bool(counters.used_start_key || body.HasMember("ExclusiveStartKey") || body.HasMember("ExclusiveStartTableName"));
-  w.Key("last_evaluated_key");
-  w.Bool(counters.returned_last_key);
-  WriteOptionalText(&w, "injected", injected);
-  w.EndObject();
-  log_->Write(std::string(buffer.GetString(), buffer.GetSize()));
+  LoggedRequest line;
+  line.time = UtcNow();
+  line.request_id = request.wire->request_id;
+  line.access_key = caller.access_key;
+  line.region = caller.region;
+  line.operation = request.operation;
+  for (const std::string& table : targets.tables) line.table.append(line.table.empty() ? "" : ",").append(table);
+  line.index = targets.index;
+  line.status = response.drop_connection ? 0 : response.status;
+  line.error = response.drop_connection ? "connection dropped" : error;
+  rapidjson::Document answer;
+  if (response.status != 200 && !response.drop_connection) {
+    answer.Parse(response.body.c_str(), response.body.size());
+    line.message = answer.IsObject() ? Text(answer, "message") : std::string_view();
+    if (line.message.empty() && answer.IsObject()) line.message = Text(answer, "Message");
+  }
+  line.latency_ms = static_cast<double>(static_cast<int64_t>(seconds * 1e6)) / 1e3;
+  line.items_returned = counters.items_returned;
+  line.items_evaluated = counters.items_evaluated;
+  line.bytes_read = counters.bytes_read;
+  line.items_written = counters.items_written;
+  line.exclusive_start_key =
+      counters.used_start_key || body.HasMember("ExclusiveStartKey") || body.HasMember("ExclusiveStartTableName");
+  line.last_evaluated_key = counters.returned_last_key;
+  if (response.status == 200 && (request.operation == "Query" || request.operation == "Scan")) {
+    line.page_end = PageEnd(body, counters, max_page_bytes_);
+  }
+  line.injected = std::move(injected);
+  std::string json = RequestLogJson(line);
+  log_->Write(std::move(json), scope, options_.log_text ? RequestLogText(line) : std::string());
 }
 
 }  // namespace dynapage

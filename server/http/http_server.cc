@@ -206,11 +206,12 @@ const std::string& DateHeaderLine() {
   return line;
 }
 
-bool OriginAllowed(const std::vector<std::string>& origins, std::string_view origin) {
-  for (const std::string& allowed : origins) {
-    if (allowed == origin) return true;
+bool IsLoopbackAddress(const sockaddr* address) {
+  if (address->sa_family == AF_INET) {
+    return (ntohl(reinterpret_cast<const sockaddr_in*>(address)->sin_addr.s_addr) >> 24) == 127;
   }
-  return false;
+  return address->sa_family == AF_INET6 &&
+         IN6_IS_ADDR_LOOPBACK(&reinterpret_cast<const sockaddr_in6*>(address)->sin6_addr);
 }
 
 // Closes a connection whose last request was refused unread ("lingering close", as web servers do): the answer is
@@ -456,6 +457,7 @@ HttpServer::HttpServer() : server_(new ConnectionServer()) {
     w.path = req.path;
     std::string_view origin;
     ReadWireHeaders(req.headers, &w, &origin);
+    std::string decoded;
     std::string reached_at;
     if (w.host.empty()) {  // HTTP/1.0 without Host: the address the connection came in on
       reached_at = req.local_addr.find(':') == std::string::npos ? req.local_addr : "[" + req.local_addr + "]";
@@ -463,14 +465,17 @@ HttpServer::HttpServer() : server_(new ConnectionServer()) {
     }
     w.query_has_algorithm = req.has_param("X-Amz-Algorithm");
     w.body = req.body;  // a view: the request outlives the dispatch
-    std::string decoded;
     WireResponse r;
+    // What a web page may not send (a foreign Host, an admin call it did not ask leave for): r is the refusal.
+    const bool refused = RefuseBrowserRequest({w.method, w.path, w.host, origin, w.content_type}, options_.guard, &r);
     DecodeResult decode = DecodeResult::kOk;
-    if (t_exchange.encoding != ContentEncoding::kIdentity) {
+    if (!refused && t_exchange.encoding != ContentEncoding::kIdentity) {
       decode = DecodeBody(t_exchange.encoding, req.body, kMaxRequestBytes, &decoded);
       w.body = decoded;
     }
-    if (decode != DecodeResult::kOk) {
+    if (refused) {
+      // answered by r
+    } else if (decode != DecodeResult::kOk) {
       r.status = decode == DecodeResult::kTooLarge ? 413 : 400;
       r.body = RefusalBody(r.status, "The request body is not valid data of its Content-Encoding");
     } else if (AdminApi::IsAdminPath(w.path)) {
@@ -492,7 +497,9 @@ HttpServer::HttpServer() : server_(new ConnectionServer()) {
     // Straight into the header map: set_header() would scan the value, which we made, for CR and LF.
     res.headers.emplace("Content-Type", std::move(r.content_type));
     res.headers.emplace("x-amzn-RequestId", std::move(request_id));
-    if (cors_header_lines_.empty() && !origin.empty() && OriginAllowed(options_.cors_origins, origin)) {
+    const bool admin_path = AdminApi::IsAdminPath(w.path);
+    const std::vector<std::string>& origins = admin_path ? options_.guard.admin_cors_origins : options_.cors_origins;
+    if (cors_header_lines_.empty() && !origin.empty() && OriginListed(origins, origin)) {
       res.headers.emplace("Access-Control-Allow-Origin", std::string(origin));
       res.headers.emplace("Access-Control-Expose-Headers", kExposedHeaders);
       res.headers.emplace("Vary", "Origin");
@@ -504,13 +511,27 @@ HttpServer::HttpServer() : server_(new ConnectionServer()) {
   auto preflight = [this](const httplib::Request& req, httplib::Response& res) {
     res.status = 200;
     std::string origin = req.get_header_value("Origin");
+    WireResponse refusal;
+    if (RefuseBrowserRequest({req.method, req.path, req.get_header_value("Host"), origin, ""}, options_.guard,
+                             &refusal)) {
+      res.status = refusal.status;
+      res.set_content(refusal.body, refusal.content_type);
+      return;
+    }
+    // An admin route's preflight got here with an origin --admin-cors allows, or none.
+    const bool admin_path = AdminApi::IsAdminPath(req.path);
+    if (cors_header_lines_.empty() || admin_path) {
+      if (origin.empty() ||
+          !OriginListed(admin_path ? options_.guard.admin_cors_origins : options_.cors_origins, origin)) {
+        return;
+      }
+    }
     if (cors_header_lines_.empty()) {
-      if (origin.empty() || !OriginAllowed(options_.cors_origins, origin)) return;
       res.headers.emplace("Access-Control-Allow-Origin", origin);
       res.headers.emplace("Vary", "Origin");
     }
     std::string asked = req.get_header_value("Access-Control-Request-Headers");
-    res.set_header("Access-Control-Allow-Methods", "GET, POST, OPTIONS");
+    res.set_header("Access-Control-Allow-Methods", admin_path ? "GET, POST, DELETE, OPTIONS" : "GET, POST, OPTIONS");
     res.set_header("Access-Control-Allow-Headers", asked.empty() ? "*" : asked);
     res.set_header("Access-Control-Max-Age", "172800");
   };
@@ -572,7 +593,7 @@ void HttpServer::set_options(const HttpOptions& options) {
   options_ = options;
   if (options_.max_connections == 0) options_.max_connections = DefaultMaxConnections();
   cors_header_lines_.clear();
-  if (OriginAllowed(options_.cors_origins, "*")) {
+  if (OriginListed(options_.cors_origins, "*")) {
     cors_header_lines_ =
         std::string("Access-Control-Allow-Origin: *\r\nAccess-Control-Expose-Headers: ") + kExposedHeaders + "\r\n";
   }
@@ -604,6 +625,7 @@ int HttpServer::Listen(const void* addr, unsigned addr_len, bool v6_only) {
     ::close(fd);
     return -1;
   }
+  if (!IsLoopbackAddress(address)) non_loopback_listener_ = true;
   sockaddr_storage bound{};
   socklen_t len = sizeof(bound);
   getsockname(fd, reinterpret_cast<sockaddr*>(&bound), &len);
@@ -659,11 +681,12 @@ void HttpServer::Run(Database* db, const ServiceOptions& options) {
 void HttpServer::Run(DatabaseSet* databases, const ServiceOptions& options) {
   // The test bench runs around every request, and the admin API serves it; with none set, one with everything off.
   if (!bench_) bench_ = (own_bench_ = std::make_unique<TestBench>(TestBenchOptions())).get();
+  options_.guard.loopback_only = !listeners_.empty() && !non_loopback_listener_;
   ServiceOptions service = options;
   service.hooks = bench_;
   admin_ = std::make_unique<AdminApi>(databases, bench_);
   AddStreamsAdminRoutes(admin_.get(), databases, options);
-  bench_->ServeReplays(databases, options, FindOperation);
+  bench_->Attach(databases, options, FindOperation, ServedOperationNames());
   Serve(std::make_unique<Dispatcher>(databases, service, FindOperation, FindStreamsOperation));
 }
 

@@ -35,6 +35,7 @@
 
 #include "engine/database/database.h"
 #include "server/admin/admin_api.h"
+#include "server/admin/browser_guard.h"
 #include "server/admin/test_bench.h"
 #include "server/protocol/dispatcher.h"
 
@@ -50,6 +51,9 @@ struct HttpOptions {
   std::chrono::milliseconds request_deadline = std::chrono::seconds(30);
   // Whether each connection's thread runs on its client's CPU (ClientCpuAffinity).
   bool follow_client_cpu = true;
+  // What keeps web pages out (server/admin/browser_guard.h): --allow-host names and --admin-cors origins. The Host
+  // check applies while every listener is on loopback.
+  BrowserGuardOptions guard;
 };
 
 // The connection limit when none is given: the process's open-file limit less what the database and the
@@ -106,12 +110,13 @@ class HttpServer {
   std::string cors_header_lines_;  // the constant CORS header lines of every response, when any origin may call
   std::unique_ptr<Dispatcher> dispatcher_;  // set by Run() before it accepts the first connection
   TestBench* bench_ = nullptr;
-  std::unique_ptr<TestBench> own_bench_;    // when none was set
-  std::unique_ptr<AdminApi> admin_;         // set by Run() with dispatcher_
+  std::unique_ptr<TestBench> own_bench_;          // when none was set
+  std::unique_ptr<AdminApi> admin_;               // set by Run() with dispatcher_
   std::unique_ptr<DatabaseSet> owned_databases_;  // Run(db)'s one-database set
   std::unique_ptr<ConnectionServer> server_;
   std::vector<int> listeners_;
-  int wake_[2] = {-1, -1};  // a pipe: a byte written wakes the accept loop to stop
+  bool non_loopback_listener_ = false;  // a listener on an address other than loopback: no Host check
+  int wake_[2] = {-1, -1};              // a pipe: a byte written wakes the accept loop to stop
   std::mutex mu_;
   std::condition_variable idle_;
   std::condition_variable returned_;

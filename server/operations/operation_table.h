@@ -4,7 +4,9 @@
 #ifndef DYNAPAGE_SERVER_OPERATIONS_OPERATION_TABLE_H_
 #define DYNAPAGE_SERVER_OPERATIONS_OPERATION_TABLE_H_
 
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "server/protocol/operation.h"
 
@@ -12,6 +14,9 @@ namespace dynapage {
 
 // The handler of an operation name ("PutItem"), or nullptr if dynapage does not implement it. An OperationFinder.
 OperationHandler FindOperation(std::string_view name);
+// The names of every operation dynapage serves, DynamoDB's and DynamoDB Streams' (fault rules are checked
+// against them).
+std::vector<std::string> ServedOperationNames();
 
 Status HandleCreateTable(OperationContext& ctx);
 Status HandleDescribeTable(OperationContext& ctx);

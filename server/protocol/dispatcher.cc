@@ -3,6 +3,7 @@
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
 
+#include <algorithm>
 #include <cstring>
 #include <iterator>
 #include <string_view>
@@ -36,7 +37,10 @@ size_t ParameterEnd(std::string_view header, size_t i) {
   return i + (space ? static_cast<size_t>(static_cast<const char*>(space) - begin) : end);
 }
 
-// The authentication checks DynamoDB makes before looking at the request (dynalite's wording).
+std::string_view CredentialOf(std::string_view authorization);
+
+// The authentication checks DynamoDB makes before looking at the request (dynalite's wording), and the credential
+// scope's (CheckCredentialScope).
 bool CheckAuthorization(const WireRequest& r, WireError* error) {
   if (!r.authorization.empty() && r.query_has_algorithm) {
     *error = ServiceError("InvalidSignatureException",
@@ -72,7 +76,12 @@ bool CheckAuthorization(const WireRequest& r, WireError* error) {
     if (!present[k]) msg.append("Authorization header requires '").append(kParameters[k]).append("' parameter. ");
   }
   if (!r.has_amz_date) msg += "Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header. ";
-  if (msg.empty()) return true;
+  if (msg.empty()) {
+    std::string type, message;
+    if (CheckCredentialScope(r.authorization, &type, &message)) return true;
+    *error = ServiceError(type, message);
+    return false;
+  }
   // The header is echoed as it came, except bytes that are not UTF-8: an answer is always valid UTF-8.
   *error = ServiceError("IncompleteSignatureException",
                         msg.append("Authorization=").append(ToValidUtf8(r.authorization)));
@@ -111,6 +120,38 @@ WireResponse FromError(const WireError& error) {
   return response;
 }
 }  // namespace
+
+bool CheckCredentialScope(std::string_view authorization, std::string* type, std::string* message) {
+  std::string_view credential = CredentialOf(authorization);
+  std::string_view parts[5];
+  const bool five = std::count(credential.begin(), credential.end(), '/') == 4;
+  for (size_t i = 0, begin = 0; five && i < 5; i++) {
+    size_t slash = credential.find('/', begin);
+    parts[i] = credential.substr(begin, slash == std::string_view::npos ? slash : slash - begin);
+    begin = slash + 1;
+  }
+  if (!five || parts[4].empty()) {
+    *type = "IncompleteSignatureException";
+    *message = "Credential must have exactly 5 slash-delimited elements, e.g. keyid/date/region/service/term, got '" +
+               ToValidUtf8(credential) + "'";
+    return false;
+  }
+  bool key_ok = !parts[0].empty();
+  for (char c : parts[0]) key_ok = key_ok && c > 0x20 && c < 0x7f;
+  if (!key_ok) {
+    *type = "UnrecognizedClientException";
+    *message = "The security token included in the request is invalid.";
+    return false;
+  }
+  bool region_ok = !parts[2].empty();
+  for (char c : parts[2]) region_ok = region_ok && ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-');
+  if (!region_ok) {
+    *type = "InvalidSignatureException";
+    *message = "Credential should be scoped to a valid region, not '" + ToValidUtf8(parts[2]) + "'. ";
+    return false;
+  }
+  return true;
+}
 
 Caller CallerOf(std::string_view authorization, const std::string& default_region) {
   Caller caller;

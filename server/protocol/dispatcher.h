@@ -100,6 +100,11 @@ class RequestHooks {
   std::atomic<bool> armed_{false};
 };
 
+// Checks the credential scope of a signed request's Authorization header (whose parameters are all there):
+// "Credential=KEY/DATE/REGION/SERVICE/TERM", five parts, an access key of printable ASCII, a region of lower-case
+// letters, digits and '-' (docs/behaviour.md §8.5). False, with DynamoDB's error name and message, when it is not.
+bool CheckCredentialScope(std::string_view authorization, std::string* type, std::string* message);
+
 // The caller of a request signed with authorization: the access key and region of its credential scope
 // ("Credential=AKID/20260101/us-west-2/dynamodb/aws4_request"), default_region where it names none, and the
 // account of the access key (AccountIdOf).

@@ -6,6 +6,7 @@
 #include <regex>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "tests/http/http_test_util.h"
 
@@ -211,13 +212,52 @@ TEST_F(HttpProtocolTest, SignatureParametersAreSplitOnCommasAndSpaces) {
   EXPECT_EQ("com.amazon.coral.service#IncompleteSignatureException", r.ErrorType());
   EXPECT_EQ(std::string("Authorization header requires 'Signature' parameter. Authorization=") + kMissingSignature,
             r.Message());
-  SetHeader(&request, "Authorization", "AWS4-HMAC-SHA256  Credential=a/b/c ,, Signature=0123,SignedHeaders=host");
+  SetHeader(&request, "Authorization",
+            "AWS4-HMAC-SHA256  Credential=a/20260101/us-east-1/dynamodb/aws4_request ,, Signature=0123,SignedHeaders=host");
   r = server_.Send(request);
   EXPECT_EQ(200, r.status) << r.body;
   const char* const kGlued = "AWS4-HMAC-SHA256 Credential=a/b/c,SignedHeaders=hostSignature=0123";
   SetHeader(&request, "Authorization", kGlued);
   r = server_.Send(request);
   EXPECT_EQ(std::string("Authorization header requires 'Signature' parameter. Authorization=") + kGlued, r.Message());
+}
+
+// The credential scope names the caller's namespace: one that is malformed, or whose access key or region is not
+// text, is refused as DynamoDB refuses it, and creates nothing.
+TEST_F(HttpProtocolTest, CredentialScopeIsChecked) {
+  struct Case {
+    std::string credential, type, message;
+  };
+  const std::vector<Case> cases = {
+      {"a/20260101/us-east-1", "IncompleteSignatureException",
+       "Credential must have exactly 5 slash-delimited elements, e.g. keyid/date/region/service/term, got "
+       "'a/20260101/us-east-1'"},
+      {"a/20260101/us-east-1/dynamodb/aws4_request/x", "IncompleteSignatureException",
+       "Credential must have exactly 5 slash-delimited elements, e.g. keyid/date/region/service/term, got "
+       "'a/20260101/us-east-1/dynamodb/aws4_request/x'"},
+      {"\xff\xfe/20260101/us-east-1/dynamodb/aws4_request", "UnrecognizedClientException",
+       "The security token included in the request is invalid."},
+      {"/20260101/us-east-1/dynamodb/aws4_request", "UnrecognizedClientException",
+       "The security token included in the request is invalid."},
+      {"a/20260101/us-\xff" "east-1/dynamodb/aws4_request", "InvalidSignatureException",
+       "Credential should be scoped to a valid region, not 'us-?east-1'. "},
+      {"a/20260101/US_EAST/dynamodb/aws4_request", "InvalidSignatureException",
+       "Credential should be scoped to a valid region, not 'US_EAST'. "},
+      {"a/20260101//dynamodb/aws4_request", "InvalidSignatureException",
+       "Credential should be scoped to a valid region, not ''. "},
+  };
+  for (const Case& c : cases) {
+    HttpRequest request = Post("CreateTable", R"({"TableName":"t","BillingMode":"PAY_PER_REQUEST",
+        "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],
+        "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}]})");
+    SetHeader(&request, "Authorization",
+              "AWS4-HMAC-SHA256 Credential=" + c.credential + ", SignedHeaders=host, Signature=0123");
+    HttpResult r = server_.Send(request);
+    EXPECT_EQ(400, r.status) << c.credential;
+    EXPECT_EQ("com.amazon.coral.service#" + c.type, r.ErrorType()) << r.Describe();
+    EXPECT_EQ(c.message, r.Message()) << r.Describe();
+  }
+  EXPECT_EQ(0u, server_.Call("ListTables", "{}").json["TableNames"].Size());
 }
 
 TEST_F(HttpProtocolTest, IncompleteSignatureNamesOnlyWhatIsMissing) {

@@ -77,14 +77,14 @@ TEST(StreamPageChaos, ReadersFollowingNextShardIteratorSeeEveryRecordOnceForMany
   EXPECT_EQ(1, plain.reads);  // without chaos, one read takes it all and ends the shard
   ReadStats stats;
   for (int seed = 1; seed <= kSeeds; seed++) {
-    server.bench().SetChaos("", static_cast<uint64_t>(seed));
+    server.bench().SetChaos(nullptr, "", static_cast<uint64_t>(seed));
     for (const char* table : {"open", "closed"}) {
       for (int limit : {1000, 7}) {
         ASSERT_EQ(expected, Consume(server, table, kItems, limit, &stats)) << "seed " << seed << ", " << table;
       }
     }
   }
-  server.bench().ClearChaos("");
+  server.bench().ClearChaos(nullptr, "");
   // Chaos cut the answers in each of its legal ways.
   EXPECT_GT(stats.reads, kSeeds * 4 * 3);
   EXPECT_GT(stats.empty_with_iterator, 0);
@@ -95,7 +95,7 @@ TEST(StreamPageChaos, ReadersFollowingNextShardIteratorSeeEveryRecordOnceForMany
 TEST(StreamPageChaos, PerTableChaosFollowsTheIteratorsTable) {
   TestServer server;
   LoadStreams(server);
-  server.bench().SetChaos("closed", 5);
+  server.bench().SetChaos(nullptr, "closed", 5);
   ReadStats open_stats, closed_stats;
   Consume(server, "open", kItems, 1000, &open_stats);
   EXPECT_EQ(1, open_stats.reads);
@@ -109,7 +109,7 @@ TEST(StreamPageChaos, RequestLogNamesTheCutAndCountsTheRecords) {
   options.bench.request_log = testing::TempDir() + "dynapage_stream_chaos_log.jsonl";
   TestServer server(options);
   LoadStreams(server);
-  server.bench().SetChaos("closed", 2);
+  server.bench().SetChaos(nullptr, "closed", 2);
   ReadStats stats;
   ASSERT_EQ(static_cast<size_t>(kItems), Consume(server, "closed", kItems, 1000, &stats).size());
   HttpResult log = Admin(server, "GET", "/_dynapage/requests?limit=1000");
@@ -140,7 +140,7 @@ TEST(StreamPageChaos, ReaderStoppingAtFirstEmptyAnswerIsCaughtAndAudited) {
   const std::string arn = LatestStreamArn(server, "closed");
   int seeds_losing_records = 0;
   for (int seed = 1; seed <= 20; seed++) {
-    server.bench().SetChaos("", static_cast<uint64_t>(seed));
+    server.bench().SetChaos(nullptr, "", static_cast<uint64_t>(seed));
     std::string iterator = Iterator(server, arn, "TRIM_HORIZON");
     size_t read = 0;
     while (!iterator.empty()) {
@@ -152,7 +152,7 @@ TEST(StreamPageChaos, ReaderStoppingAtFirstEmptyAnswerIsCaughtAndAudited) {
     }
     if (read < static_cast<size_t>(kItems)) seeds_losing_records++;
   }
-  server.bench().ClearChaos("");
+  server.bench().ClearChaos(nullptr, "");
   EXPECT_GT(seeds_losing_records, 0);
   HttpResult report = Admin(server, "GET", "/_dynapage/pagination");
   ASSERT_EQ(200, report.status) << report.Describe();

@@ -23,6 +23,7 @@ HttpResult CallAdmin(TestServer& server, const std::string& path, const std::str
   HttpRequest request;
   request.path = path;
   request.headers.emplace("Content-Type", "application/json");
+  request.headers.emplace("Authorization", kTestAuthorization);  // the namespace of the test's requests
   request.body = body;
   return server.Send(request);
 }

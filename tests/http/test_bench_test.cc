@@ -25,7 +25,9 @@ HttpResult Admin(TestServer& server, const std::string& method, const std::strin
   request.method = method;
   request.path = path;
   request.body = body;
-  if (!body.empty()) request.headers.emplace("Content-Type", "application/json");
+  // As the admin API asks of every state-changing call, and with the credentials the test's requests use.
+  if (!body.empty() || method != "GET") request.headers.emplace("Content-Type", "application/json");
+  request.headers.emplace("Authorization", kTestAuthorization);
   request.headers.emplace("Accept-Encoding", "identity");  // the test client does not inflate gzip
   return server.Send(request);
 }
@@ -124,13 +126,13 @@ TEST(PageChaos, EveryItemExactlyOnceForManySeeds) {
   for (const auto& [operation, request] : reads) expected.push_back(Expected(server, operation, request));
   PageStats stats;
   for (int seed = 1; seed <= kSeeds; seed++) {
-    server.bench().SetChaos("", static_cast<uint64_t>(seed));
+    server.bench().SetChaos(nullptr, "", static_cast<uint64_t>(seed));
     for (size_t i = 0; i < reads.size(); i++) {
       std::vector<std::string> items = ReadAll(server, reads[i].first, reads[i].second, &stats);
       ASSERT_EQ(expected[i], items) << "seed " << seed << ": " << reads[i].second;
     }
   }
-  server.bench().ClearChaos("");
+  server.bench().ClearChaos(nullptr, "");
   // Chaos did cut pages, in each of the legal ways.
   EXPECT_GT(stats.pages, static_cast<int>(kSeeds * reads.size() * 2));
   EXPECT_GT(stats.empty_with_key, 0);
@@ -166,9 +168,9 @@ TEST(PageChaos, SameSeedSamePages) {
   LoadTables(server, 30);
   size_t most_pages = 0;
   for (uint64_t seed = 1; seed <= 5; seed++) {
-    server.bench().SetChaos("", seed);
+    server.bench().SetChaos(nullptr, "", seed);
     std::vector<int> first = PageSizes(server);
-    server.bench().SetChaos("", seed);
+    server.bench().SetChaos(nullptr, "", seed);
     EXPECT_EQ(first, PageSizes(server)) << "seed " << seed;
     most_pages = std::max(most_pages, first.size());
   }
@@ -180,7 +182,7 @@ TEST(PageChaos, PerTableAtRunTime) {
   LoadTables(server, 30);
   HttpResult r = Admin(server, "POST", "/_dynapage/chaos", R"({"seed":3,"table":"hsh"})");
   ASSERT_EQ(200, r.status) << r.Describe();
-  EXPECT_EQ(Canonical(R"({"seed":null,"tables":{"hsh":3}})"), r.body);
+  EXPECT_EQ(Canonical(R"({"seed":null,"tables":{"hsh":3},"scope":""})"), r.body);
   PageStats t_stats, h_stats;
   ReadAll(server, "Scan", R"({"TableName":"tab"})", &t_stats);
   EXPECT_EQ(1, t_stats.pages);
@@ -202,7 +204,7 @@ TEST(PageChaos, LoopStoppingAtFirstEmptyPageIsCaughtAndAudited) {
       R"({"TableName":"tab","KeyConditionExpression":"pk = :p","ExpressionAttributeValues":{":p":{"S":"a"}}})";
   int seeds_losing_items = 0;
   for (int seed = 1; seed <= 20; seed++) {
-    server.bench().SetChaos("", static_cast<uint64_t>(seed));
+    server.bench().SetChaos(nullptr, "", static_cast<uint64_t>(seed));
     size_t read = 0;
     std::string start;
     while (true) {
@@ -353,10 +355,10 @@ TEST(PageChaos, EmptyPagesOnNumericSortKeysAndHashOnlyScans) {
     std::vector<std::string> expected = Expected(server, operation, request);
     PageStats stats;
     for (int seed = 1; seed <= kSeeds; seed++) {
-      server.bench().SetChaos("", static_cast<uint64_t>(seed));
+      server.bench().SetChaos(nullptr, "", static_cast<uint64_t>(seed));
       ASSERT_EQ(expected, ReadAll(server, operation, request, &stats)) << "seed " << seed << ": " << request;
     }
-    server.bench().ClearChaos("");
+    server.bench().ClearChaos(nullptr, "");
     EXPECT_GT(stats.empty_with_key, 0) << request;
   }
 }
@@ -382,7 +384,7 @@ TEST(PageChaos, BatchWriteLoopsThatResendUnprocessedItemsApplyEverything) {
   ASSERT_EQ(200, server.CreateTable("hsh", "pk", "S").status);
   int unprocessed_seen = 0;
   for (int seed = 1; seed <= 20; seed++) {
-    server.bench().SetChaos("", static_cast<uint64_t>(seed));
+    server.bench().SetChaos(nullptr, "", static_cast<uint64_t>(seed));
     std::string body = BatchOf(seed * 25, 25);
     for (int attempt = 0; attempt < 100; attempt++) {
       HttpResult r = server.Call("BatchWriteItem", body);
@@ -392,7 +394,7 @@ TEST(PageChaos, BatchWriteLoopsThatResendUnprocessedItemsApplyEverything) {
       body = R"({"RequestItems":)" + JsonText(r.json["UnprocessedItems"]) + "}";
     }
   }
-  server.bench().ClearChaos("");
+  server.bench().ClearChaos(nullptr, "");
   EXPECT_GT(unprocessed_seen, 0);
   EXPECT_EQ(20 * 25, ItemCount(server, "hsh"));
   HttpResult report = Admin(server, "GET", "/_dynapage/pagination");
@@ -405,10 +407,10 @@ TEST(PageChaos, BatchWriteLoopsThatIgnoreUnprocessedItemsAreCaught) {
   TestServer server(options);
   ASSERT_EQ(200, server.CreateTable("hsh", "pk", "S").status);
   for (int seed = 1; seed <= 20; seed++) {
-    server.bench().SetChaos("", static_cast<uint64_t>(seed));
+    server.bench().SetChaos(nullptr, "", static_cast<uint64_t>(seed));
     ASSERT_EQ(200, server.Call("BatchWriteItem", BatchOf(seed * 25, 25)).status);  // the bug: no retry
   }
-  server.bench().ClearChaos("");
+  server.bench().ClearChaos(nullptr, "");
   int64_t written = ItemCount(server, "hsh");
   EXPECT_LT(written, 20 * 25);
   HttpResult report = Admin(server, "GET", "/_dynapage/pagination");
@@ -426,7 +428,7 @@ TEST(PageChaos, BatchGetLoopsThatResendUnprocessedKeysReadEverythingOnce) {
   for (int i = 0; i < 30; i++) keys += std::string(i ? "," : "") + R"({"pk":{"S":"h)" + Pad(i) + R"("}})";
   int unprocessed_seen = 0;
   for (int seed = 1; seed <= 20; seed++) {
-    server.bench().SetChaos("", static_cast<uint64_t>(seed));
+    server.bench().SetChaos(nullptr, "", static_cast<uint64_t>(seed));
     std::string body = R"({"RequestItems":{"hsh":{"Keys":[)" + keys + "]}}}";
     std::multiset<std::string> read;
     for (int attempt = 0; attempt < 100; attempt++) {
@@ -452,7 +454,7 @@ TEST(PageChaos, ListTablesLoopsReadEveryNameOnce) {
   }
   int pages = 0;
   for (int seed = 1; seed <= 20; seed++) {
-    server.bench().SetChaos("", static_cast<uint64_t>(seed));
+    server.bench().SetChaos(nullptr, "", static_cast<uint64_t>(seed));
     std::vector<std::string> names;
     std::string start;
     while (true) {
@@ -664,6 +666,23 @@ TEST(FaultRules, UnprocessedShareOfABatch) {
   EXPECT_EQ(5, ItemCount(server, "hsh"));
 }
 
+// A rule's unprocessed without `every` would leave a one-item batch unprocessed forever (a retrying client would spin):
+// after kMaxWhollyUnprocessedInARow batches in a row, the next is served whole.
+TEST(FaultRules, UnprocessedAlwaysLetsABatchProgress) {
+  TestServer server;
+  ASSERT_EQ(200, server.CreateTable("hsh", "pk", "S").status);
+  ASSERT_EQ(200,
+            Admin(server, "POST", "/_dynapage/faults", R"({"operation":"BatchWriteItem","unprocessed":0.5})").status);
+  std::string outcomes;
+  for (int attempt = 0; attempt < 8; attempt++) {
+    HttpResult r = server.Call("BatchWriteItem", BatchOf(0, 1));
+    ASSERT_EQ(200, r.status) << r.Describe();
+    outcomes += r.Has("UnprocessedItems") && r.json["UnprocessedItems"].MemberCount() > 0 ? 'u' : 'w';
+  }
+  EXPECT_EQ("uuuwuuuw", outcomes);
+  EXPECT_EQ(1, ItemCount(server, "hsh"));
+}
+
 TEST(FaultRules, LatencyAndDroppedConnection) {
   TestServer server;
   ASSERT_EQ(200, server.CreateTable("tab", "pk", "S").status);
@@ -727,6 +746,23 @@ TEST(AdminApi, ErrorsAreJsonAndClear) {
        "'every' must be a whole number >= 1"},
       {"POST", "/_dynapage/faults", R"({"unprocessed":0.5})", 400, "BadRequest",
        "'unprocessed' needs 'operation' BatchWriteItem or BatchGetItem"},
+      {"POST", "/_dynapage/faults", R"({"operation":"Qurey","error":"ThrottlingException"})", 400, "BadRequest",
+       "unknown operation 'Qurey' in 'operation' (one of: BatchExecuteStatement, BatchGetItem, BatchWriteItem, "
+       "CreateTable, DeleteItem, DeleteTable, DescribeContinuousBackups, DescribeEndpoints, DescribeLimits, "
+       "DescribeTable, DescribeTimeToLive, ExecuteStatement, ExecuteTransaction, GetItem, ListTables, "
+       "ListTagsOfResource, PutItem, Query, Scan, TagResource, TransactGetItems, TransactWriteItems, UntagResource, "
+       "UpdateContinuousBackups, UpdateItem, UpdateTable, UpdateTimeToLive, DescribeStream, GetRecords, "
+       "GetShardIterator, ListStreams)"},
+      {"POST", "/_dynapage/faults", R"({"error":"ThrottlingException","drop_connection":true})", 400, "BadRequest",
+       "'error' and 'drop_connection' cannot be combined: a dropped connection answers nothing"},
+      {"POST", "/_dynapage/faults", R"({"operation":"BatchWriteItem","unprocessed":0.5,"error":"ThrottlingException"})",
+       400, "BadRequest",
+       "'unprocessed' cannot be combined with 'error' or 'drop_connection': the batch would not run"},
+      {"POST", "/_dynapage/faults?scope=mine", R"({"error":"ThrottlingException"})", 400, "BadRequest",
+       "scope must be 'all' (every namespace), not \"mine\"; without it a route acts on the namespace of the "
+       "request's credentials"},
+      {"POST", "/_dynapage/clock", R"({"advance_ms":1000})", 400, "BadRequest",
+       "the clock is the server's, shared by every namespace: change it with POST /_dynapage/clock?scope=all"},
       {"POST", "/_dynapage/chaos", R"({"table":"t"})", 400, "BadRequest", "'seed' is required"},
       {"POST", "/_dynapage/chaos", R"({"seed":-1})", 400, "BadRequest",
        "'seed' must be a whole number >= 0 and 'table' a non-empty string"},
@@ -755,20 +791,6 @@ TEST(AdminApi, ErrorsAreJsonAndClear) {
   EXPECT_EQ(0u, Admin(server, "GET", "/_dynapage/faults").json["rules"].Size());
 }
 
-// curl -d sends a JSON body as a form: the body is still the rule, not a query parameter.
-TEST(AdminApi, BodyIsReadWhateverItsContentType) {
-  TestServer server;
-  HttpRequest request;
-  request.method = "POST";
-  request.path = "/_dynapage/faults";
-  request.headers.emplace("Content-Type", "application/x-www-form-urlencoded");
-  request.headers.emplace("Accept-Encoding", "identity");
-  request.body = R"({"operation":"GetItem","error":"ThrottlingException"})";
-  HttpResult r = server.Send(request);
-  EXPECT_EQ(200, r.status) << r.Describe();
-  EXPECT_EQ(1u, Admin(server, "GET", "/_dynapage/faults").json["rules"].Size());
-}
-
 TEST(AdminApi, HealthReadyAndReset) {
   TestServer server;
   HttpResult r = Admin(server, "GET", "/_dynapage/health");
@@ -791,6 +813,78 @@ TEST(AdminApi, HealthReadyAndReset) {
   ASSERT_EQ(200, r.status);
   EXPECT_EQ(2u, r.json["deleted"].Size());
   EXPECT_EQ(0u, server.Call("ListTables", "{}").json["TableNames"].Size());
+}
+
+// Each line tells a person what happened: who asked (access key, region), the error's message, why a page ended.
+TEST(RequestLog, LinesNameTheCallerTheMessageAndWhyAPageEnded) {
+  TestServerOptions options;
+  options.bench.request_log = testing::TempDir() + "dynapage_request_log_fields.jsonl";
+  options.max_page_bytes = 200;
+  TestServer server(options);
+  LoadTables(server, 10);
+  ASSERT_EQ(200, server
+                     .Call("Query", R"({"TableName":"tab","KeyConditionExpression":"pk = :p",
+      "ExpressionAttributeValues":{":p":{"S":"a"}},"Limit":2})")
+                     .status);
+  ASSERT_EQ(200, server
+                     .Call("Query", R"({"TableName":"tab","KeyConditionExpression":"pk = :p",
+      "ExpressionAttributeValues":{":p":{"S":"a"}}})")
+                     .status);
+  ASSERT_EQ(200, server
+                     .Call("Query", R"({"TableName":"tab","KeyConditionExpression":"pk = :p",
+      "ExpressionAttributeValues":{":p":{"S":"none"}}})")
+                     .status);
+  ASSERT_EQ(400, server.Call("GetItem", R"({"TableName":"nope","Key":{"pk":{"S":"a"}}})").status);
+  HttpResult r = Admin(server, "GET", "/_dynapage/requests?limit=4");
+  ASSERT_EQ(4u, r.json["requests"].Size()) << r.Describe();
+  const rapidjson::Value& lines = r.json["requests"];
+  EXPECT_EQ("AKID", std::string(lines[0]["access_key"].GetString()));
+  EXPECT_EQ("us-east-1", std::string(lines[0]["region"].GetString()));
+  EXPECT_EQ("limit", std::string(lines[0]["page_end"].GetString()));
+  EXPECT_EQ("max-page-bytes", std::string(lines[1]["page_end"].GetString()));
+  EXPECT_EQ("end", std::string(lines[2]["page_end"].GetString()));
+  EXPECT_TRUE(lines[3]["page_end"].IsNull());
+  EXPECT_EQ("ResourceNotFoundException", std::string(lines[3]["error"].GetString()));
+  EXPECT_EQ("Requested resource not found", std::string(lines[3]["message"].GetString()));
+}
+
+// --log-format text: one line a person reads per request in the file; the admin view stays JSON.
+TEST(RequestLog, TextFormat) {
+  std::string path = testing::TempDir() + "dynapage_request_log_text.log";
+  std::remove(path.c_str());
+  TestServerOptions options;
+  options.bench.request_log = path;
+  options.bench.log_text = true;
+  {
+    TestServer server(options);
+    ASSERT_EQ(200, server.CreateTable("hsh", "pk", "S").status);
+    ASSERT_EQ(400, server.Call("GetItem", R"({"TableName":"nope","Key":{"pk":{"S":"a"}}})").status);
+    EXPECT_EQ(2u, Admin(server, "GET", "/_dynapage/requests").json["requests"].Size());
+  }
+  std::ifstream file(path);
+  std::string create, get, more;
+  ASSERT_TRUE(std::getline(file, create) && std::getline(file, get));
+  EXPECT_FALSE(std::getline(file, more));
+  EXPECT_NE(std::string::npos, create.find("Z AKID/us-east-1 CreateTable hsh -> 200 in ")) << create;
+  EXPECT_NE(std::string::npos, get.find(" AKID/us-east-1 GetItem nope -> 400 in ")) << get;
+  EXPECT_NE(std::string::npos, get.find(" ms: ResourceNotFoundException: Requested resource not found")) << get;
+}
+
+// The log's memory is bounded in bytes: a long field is cut with a marker, and the recent lines are bounded.
+TEST(RequestLog, MemoryIsBoundedInBytes) {
+  TestServerOptions options;
+  options.bench.request_log = testing::TempDir() + "dynapage_request_log_bound.jsonl";
+  TestServer server(options);
+  const std::string long_name(2 * 1024 * 1024, 'n');
+  for (int i = 0; i < 8; i++) {
+    HttpResult r = server.Call("GetItem", R"({"TableName":")" + long_name + R"(","Key":{"pk":{"S":"a"}}})");
+    ASSERT_EQ(400, r.status);
+  }
+  HttpResult r = Admin(server, "GET", "/_dynapage/requests?limit=1000");
+  ASSERT_EQ(8u, r.json["requests"].Size()) << r.status;
+  EXPECT_LT(r.body.size(), 8u * 4096) << "each line holds at most a few KB";
+  std::string table = r.json["requests"][0]["table"].GetString();
+  EXPECT_EQ(std::string(1024, 'n') + "\u2026[2097152 bytes]", table);
 }
 
 TEST(RequestLog, OneLinePerRequestAndTheRecentOnes) {

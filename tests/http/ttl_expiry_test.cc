@@ -23,7 +23,8 @@ constexpr int64_t kNow = 1800000000;  // seconds: the clock is set here
 class TtlExpiryTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_EQ(200, CallAdmin(server_, "/_dynapage/clock", R"({"set_epoch_ms":)" + std::to_string(kNow * 1000) + "}")
+    ASSERT_EQ(200, CallAdmin(server_, "/_dynapage/clock?scope=all",
+                             R"({"set_epoch_ms":)" + std::to_string(kNow * 1000) + "}")
                        .status);
     HttpResult r = server_.Call("CreateTable", R"({"TableName":"tab","BillingMode":"PAY_PER_REQUEST",
         "AttributeDefinitions":[{"AttributeName":"id","AttributeType":"S"},{"AttributeName":"g","AttributeType":"S"}],
@@ -79,7 +80,7 @@ TEST_F(TtlExpiryTest, OnlyPastEpochSecondNumbersWithinFiveYearsExpire) {
   EXPECT_EQ(7, r.json["Table"]["ItemCount"].GetInt64());
 
   // The future item expires once the clock passes it.
-  ASSERT_EQ(200, CallAdmin(server_, "/_dynapage/clock", R"({"advance_ms":3601000})").status);
+  ASSERT_EQ(200, CallAdmin(server_, "/_dynapage/clock?scope=all", R"({"advance_ms":3601000})").status);
   EXPECT_EQ(1, Sweep(server_));
 }
 
@@ -95,10 +96,10 @@ TEST_F(TtlExpiryTest, DeletionsWriteServiceRemoveRecords) {
   ASSERT_EQ(200, server_.Call("UpdateTimeToLive", R"({"TableName":"tab","TimeToLiveSpecification":)"
                                                   R"({"Enabled":true,"AttributeName":"expired_at"}})")
                      .status);
-  ASSERT_EQ(200, CallAdmin(server_, "/_dynapage/clock", R"({"set_epoch_ms":1723213200000})").status);
+  ASSERT_EQ(200, CallAdmin(server_, "/_dynapage/clock?scope=all", R"({"set_epoch_ms":1723213200000})").status);
   EXPECT_EQ(0, Sweep(server_));  // "expires" (past) no longer counts; expired_at is still ahead
   ASSERT_EQ(200, server_.Call("DeleteItem", R"({"TableName":"tab","Key":{"id":{"S":"ttl"}}})").status);
-  ASSERT_EQ(200, CallAdmin(server_, "/_dynapage/clock", R"({"set_epoch_ms":1723213301000})").status);
+  ASSERT_EQ(200, CallAdmin(server_, "/_dynapage/clock?scope=all", R"({"set_epoch_ms":1723213301000})").status);
   EXPECT_EQ(1, Sweep(server_));
   std::vector<StreamRecordText> records = ReadAll(server_, LatestStreamArn(server_, "tab"));
   ASSERT_EQ(Strings({"INSERT " + uuid, "INSERT ttl", "REMOVE ttl", "REMOVE " + uuid}), Events(records));
@@ -172,12 +173,12 @@ TEST_F(TtlExpiryTest, SweepOfOneTableAndAdminErrors) {
   r = CallAdmin(server_, "/_dynapage/ttl/sweep", "[1]");
   EXPECT_EQ(400, r.status);
   EXPECT_EQ("ValidationException", r.ErrorName());
-  r = CallAdmin(server_, "/_dynapage/clock", R"({"advance_ms":"soon"})");
+  r = CallAdmin(server_, "/_dynapage/clock?scope=all", R"({"advance_ms":"soon"})");
   EXPECT_EQ(400, r.status);
   r = CallAdmin(server_, "/_dynapage/clock", "{}");
   ASSERT_EQ(200, r.status);
   EXPECT_NEAR(static_cast<double>(kNow * 1000), static_cast<double>(r.json["epoch_ms"].GetInt64()), 60000);
-  r = CallAdmin(server_, "/_dynapage/clock", R"({"reset":true})");
+  r = CallAdmin(server_, "/_dynapage/clock?scope=all", R"({"reset":true})");
   EXPECT_LT(r.json["epoch_ms"].GetInt64(), kNow * 1000 - 60000);  // this machine's clock is before 2027
 }
 
@@ -211,7 +212,7 @@ TEST(TtlSweeperTest, TheSweeperThreadDeletesExpiredItems) {
   ASSERT_EQ(200, server.Call("PutItem", R"({"TableName":"tab","Item":{"id":{"S":"a"},"ttl":{"N":"1000"}}})").status);
   ASSERT_EQ(200, server.Call("PutItem", R"({"TableName":"tab","Item":{"id":{"S":"b"},"ttl":{"N":"1"}}})").status);
   // Both are more than five years old by the real clock: the sweeper needs the clock set near them.
-  ASSERT_EQ(200, CallAdmin(server, "/_dynapage/clock", R"({"set_epoch_ms":500000})").status);
+  ASSERT_EQ(200, CallAdmin(server, "/_dynapage/clock?scope=all", R"({"set_epoch_ms":500000})").status);
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
   int64_t count = -1;
   while (std::chrono::steady_clock::now() < deadline) {

@@ -16,6 +16,17 @@ const READY = /listening on http:\/\/([^:\s]+):(\d+)/;
 const REGION = 'us-east-1';
 const CREDENTIALS = { accessKeyId: 'AKIDDYNAPAGETEST', secretAccessKey: 'dynapage-test-secret' };
 
+// The headers of an admin call (docs/testing-pagination.md, "Scope"): JSON, as every state-changing call needs,
+// and an Authorization header built like the SDK's for CREDENTIALS in REGION, so that the call acts on the
+// namespace of the tests' clients (the signature is not checked).
+function adminHeaders(credentials = CREDENTIALS, region = REGION) {
+  return {
+    'Content-Type': 'application/json',
+    Authorization: `AWS4-HMAC-SHA256 Credential=${credentials.accessKeyId}/20260101/${region}/dynamodb/aws4_request, `
+      + 'SignedHeaders=content-type;host, Signature=0',
+  };
+}
+
 // The two server configurations every paging test runs against, and the item padding that makes each of them
 // multi-page: with the default 1 MB page, 3000 items of ~1.1 KB (about 3.4 MB: 4+ Scan pages, 2 Query pages per
 // partition); with --max-page-bytes 4096, 3000 items of ~45 bytes (about 35 Scan pages, 12 per partition).
@@ -155,6 +166,7 @@ const TABLE_DEFINITION = {
 module.exports = {
   CONFIGS,
   CREDENTIALS,
+  adminHeaders,
   ITEM_COUNT,
   PARTITIONS,
   REGION,

@@ -12,7 +12,7 @@ const {
   BatchWriteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, paginateQuery, ScanCommand,
 } = require('@aws-sdk/lib-dynamodb');
 
-const { CREDENTIALS, REGION, assertExactlyOnce, startDynapage } = require('./dynapage');
+const { CREDENTIALS, REGION, adminHeaders, assertExactlyOnce, startDynapage } = require('./dynapage');
 
 const TABLE = 'chaos';
 const PER_PARTITION = 60;
@@ -21,7 +21,7 @@ const EXPECTED = Array.from({ length: PER_PARTITION }, (_, i) => String(i).padSt
 
 async function admin(server, method, path, body) {
   const response = await fetch(server.endpoint + path, {
-    method, body: body === undefined ? undefined : JSON.stringify(body),
+    method, headers: adminHeaders(), body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
   assert.strictEqual(response.status, 200, text);

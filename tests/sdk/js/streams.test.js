@@ -24,14 +24,16 @@ const {
   GetShardIteratorCommand,
 } = require('@aws-sdk/client-dynamodb-streams');
 
-const { CREDENTIALS, REGION, startDynapage } = require('./dynapage');
+const { CREDENTIALS, REGION, adminHeaders, startDynapage } = require('./dynapage');
 
 const VIEW_TYPES = ['KEYS_ONLY', 'NEW_IMAGE', 'OLD_IMAGE', 'NEW_AND_OLD_IMAGES'];
 
+// The clock is every namespace's: a change of it says so (?scope=all).
 async function admin(server, path, body) {
-  const response = await fetch(server.endpoint + path, {
+  const changesClock = path === '/_dynapage/clock' && Object.keys(body).length > 0;
+  const response = await fetch(server.endpoint + path + (changesClock ? '?scope=all' : ''), {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
+    headers: adminHeaders(),
     body: JSON.stringify(body),
   });
   return response.json();

@@ -12,9 +12,16 @@ import signal
 import subprocess
 import time
 
+import json
+import urllib.error
+import urllib.request
+
 import boto3
 import pytest
+from botocore.auth import SigV4Auth
+from botocore.awsrequest import AWSRequest
 from botocore.config import Config
+from botocore.credentials import Credentials
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 READY = re.compile(r"listening on http://([^:\s]+):(\d+)")
@@ -77,6 +84,28 @@ class Dynapage:
         settings = {"retries": {"mode": "legacy", "max_attempts": 2}, "connect_timeout": 5, "read_timeout": 60}
         settings.update(config)
         return boto3.client("dynamodb", endpoint_url=self.endpoint, config=Config(**settings), **CREDENTIALS)
+
+    def admin(self, method, path, body=None, access_key=None, region=None):
+        """Calls the admin API as the SDK's clients of (access_key, region) call DynamoDB (default: CREDENTIALS),
+        signed with botocore's SigV4 signer so that it acts on their namespace; returns (status, answer text)."""
+        data = None if body is None else json.dumps(body).encode()
+        request = AWSRequest(method=method, url=self.endpoint + path, data=data,
+                             headers={"Content-Type": "application/json"})
+        credentials = Credentials(access_key or CREDENTIALS["aws_access_key_id"], CREDENTIALS["aws_secret_access_key"])
+        SigV4Auth(credentials, "dynamodb", region or CREDENTIALS["region_name"]).add_auth(request)
+        prepared = request.prepare()
+        sent = urllib.request.Request(prepared.url, data=prepared.body, method=method, headers=dict(prepared.headers))
+        try:
+            with urllib.request.urlopen(sent, timeout=30) as answer:
+                return answer.status, answer.read().decode()
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode()
+
+    def admin_json(self, method, path, body=None, access_key=None, region=None):
+        """admin(), which must answer 200: its JSON answer."""
+        status, text = self.admin(method, path, body, access_key, region)
+        assert status == 200, text
+        return json.loads(text)
 
     def resource(self):
         return boto3.resource("dynamodb", endpoint_url=self.endpoint, **CREDENTIALS)

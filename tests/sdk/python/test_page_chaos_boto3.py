@@ -9,8 +9,6 @@ botocore's retries must absorb throttles a rule injects; the request log and met
 
 import json
 import signal
-import urllib.error
-import urllib.request
 
 import boto3
 import pytest
@@ -25,14 +23,8 @@ SEEDS = range(1, 26)
 
 
 def admin(server, method, path, body=None):
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(server.endpoint + path, data=data, method=method,
-                                     headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=30) as answer:
-            return answer.status, answer.read().decode()
-    except urllib.error.HTTPError as error:
-        return error.code, error.read().decode()
+    """The admin API as the tests' clients (CREDENTIALS): their namespace's chaos, faults, audit and log."""
+    return server.admin(method, path, body)
 
 
 def admin_json(server, method, path, body=None):
@@ -231,6 +223,9 @@ def test_shutdown_fails_when_a_continuation_was_abandoned(start_dynapage):
     # Limit 1 without chaos: two items left, in three pages (the last item's page still has a LastEvaluatedKey).
     assert ('abandoned: Query chaos key condition "pk = :p" after 1 page(s), 1 item(s); 3 page(s), 2 item(s) left at '
             in stderr_of(server))
+    # The last line says why the status is 3, and what was abandoned, per operation.
+    assert stderr_of(server).rstrip().endswith(
+        "dynapage: exit status 3 (--fail-on-abandoned): 1 continuation(s) abandoned (Query 1)")
 
 
 def stream_keys(streams, arn, stop_at_empty_answer=False):
