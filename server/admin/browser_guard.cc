@@ -24,15 +24,30 @@ bool EqualsIgnoringCase(std::string_view a, std::string_view b) {
   return true;
 }
 
-// The name or address of a Host header, without its port and brackets, and without a final dot.
+bool IsPort(std::string_view text) {
+  return !text.empty() && text.size() <= 5 && text.find_first_not_of("0123456789") == std::string_view::npos;
+}
+
+// The name or address of a Host header, without its port and brackets, and without a final dot; a Host with
+// anything but digits after the colon is returned whole (it then names no host this server accepts).
 std::string_view HostName(std::string_view host) {
+  std::string_view name = host, port;
   if (!host.empty() && host.front() == '[') {
     size_t close = host.find(']');
-    return close == std::string_view::npos ? host : host.substr(1, close - 1);
+    if (close == std::string_view::npos) return host;
+    name = host.substr(1, close - 1);
+    if (close + 1 < host.size()) {
+      if (host[close + 1] != ':' || !IsPort(host.substr(close + 2))) return host;
+    }
+    return name;
   }
-  host = host.substr(0, host.find(':'));
-  if (!host.empty() && host.back() == '.') host.remove_suffix(1);
-  return host;
+  size_t colon = host.find(':');
+  if (colon != std::string_view::npos) {
+    if (!IsPort(host.substr(colon + 1))) return host;
+    name = host.substr(0, colon);
+  }
+  if (!name.empty() && name.back() == '.') name.remove_suffix(1);
+  return name;
 }
 
 bool IsStateChanging(std::string_view method) { return method != "GET" && method != "HEAD"; }

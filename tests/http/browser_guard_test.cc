@@ -34,14 +34,14 @@ HttpRequest Preflight(const std::string& path, const std::string& origin) {
 
 HttpResult AdminGet(TestServer& server, const std::string& path) { return server.Send(Request("GET", path, "")); }
 
-// A table "t" with one item.
+// A table "tab" with one item.
 void LoadTable(TestServer& server) {
-  ASSERT_EQ(200, server.CreateTable("t", "pk", "S").status);
-  ASSERT_EQ(200, server.Call("PutItem", R"({"TableName":"t","Item":{"pk":{"S":"a"}}})").status);
+  ASSERT_EQ(200, server.CreateTable("tab", "pk", "S").status);
+  ASSERT_EQ(200, server.Call("PutItem", R"({"TableName":"tab","Item":{"pk":{"S":"a"}}})").status);
 }
 
 void ExpectNothingChanged(TestServer& server) {
-  HttpResult r = server.Call("Scan", R"({"TableName":"t"})");
+  HttpResult r = server.Call("Scan", R"({"TableName":"tab"})");
   ASSERT_EQ(200, r.status) << r.Describe();
   EXPECT_EQ(1, r.json["Count"].GetInt());
   EXPECT_EQ(R"({"rules":[]})", AdminGet(server, "/_dynapage/faults").body);
@@ -94,7 +94,7 @@ TEST(BrowserGuard, BrowserShapedRequestsAreRefusedAndChangeNothing) {
   HttpRequest rebound;
   rebound.headers = DynamoHeaders("DeleteTable");
   rebound.headers.emplace("Host", "evil.example:8000");
-  rebound.body = R"({"TableName":"t"})";
+  rebound.body = R"({"TableName":"tab"})";
   r = server.Send(rebound);
   EXPECT_EQ(403, r.status) << r.Describe();
   EXPECT_EQ("com.amazon.coral.service#AccessDeniedException", r.ErrorType());

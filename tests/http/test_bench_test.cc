@@ -819,7 +819,7 @@ TEST(AdminApi, HealthReadyAndReset) {
 TEST(RequestLog, LinesNameTheCallerTheMessageAndWhyAPageEnded) {
   TestServerOptions options;
   options.bench.request_log = testing::TempDir() + "dynapage_request_log_fields.jsonl";
-  options.max_page_bytes = 200;
+  options.max_page_bytes = 50;
   TestServer server(options);
   LoadTables(server, 10);
   ASSERT_EQ(200, server
