@@ -1,7 +1,7 @@
 #include "engine/partiql/execute_transaction.h"
 
-#include "engine/expressions/partiql_parser.h"
 #include "engine/partiql/execute_statement.h"
+#include "engine/partiql/partiql_parser.h"
 #include "engine/read/transact_get_items.h"
 
 namespace dynapage {

@@ -10,7 +10,7 @@
 #include <utility>
 
 #include "engine/base/check.h"
-#include "engine/expressions/partiql_parser.h"
+#include "engine/partiql/partiql_parser.h"
 #include "server/admin/admin_json.h"
 #include "server/protocol/in_process_request.h"
 
