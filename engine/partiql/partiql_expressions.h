@@ -67,6 +67,11 @@ bool IsPurePin(const PartiqlCondition& condition, const std::string& name);
 // The conjuncts of a WHERE clause (the children of a top-level AND, or the clause itself).
 std::vector<const PartiqlCondition*> Conjuncts(const PartiqlCondition* where);
 
+// The conjunction of parts as ConditionExpression text (an AND or OR among several parenthesized), built with b;
+// "" and *status set when a part cannot be expressed.
+std::string JoinConditions(PartiqlExpressionBuilder* b, const std::vector<const PartiqlCondition*>& parts,
+                           Status* status);
+
 }  // namespace dynapage
 
 #endif  // DYNAPAGE_ENGINE_PARTIQL_PARTIQL_EXPRESSIONS_H_
