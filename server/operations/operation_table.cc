@@ -1,56 +1,81 @@
 #include "server/operations/operation_table.h"
 
-#include <utility>
+#include <cstddef>
+
+#include "server/operations/partiql_members.h"
 
 namespace dynapage {
 
-OperationHandler FindOperation(std::string_view name) {
-  static const std::pair<std::string_view, OperationHandler> kOperations[] = {
-      {"BatchExecuteStatement", HandleBatchExecuteStatement},
-      {"BatchGetItem", HandleBatchGetItem},
-      {"BatchWriteItem", HandleBatchWriteItem},
-      {"CreateTable", HandleCreateTable},
-      {"DeleteItem", HandleDeleteItem},
-      {"DeleteTable", HandleDeleteTable},
-      {"DescribeContinuousBackups", HandleDescribeContinuousBackups},
-      {"DescribeEndpoints", HandleDescribeEndpoints},
-      {"DescribeLimits", HandleDescribeLimits},
-      {"DescribeTable", HandleDescribeTable},
-      {"DescribeTimeToLive", HandleDescribeTimeToLive},
-      {"ExecuteStatement", HandleExecuteStatement},
-      {"ExecuteTransaction", HandleExecuteTransaction},
-      {"GetItem", HandleGetItem},
-      {"ListTables", HandleListTables},
-      {"ListTagsOfResource", HandleListTagsOfResource},
-      {"PutItem", HandlePutItem},
-      {"Query", HandleQuery},
-      {"Scan", HandleScan},
-      {"TagResource", HandleTagResource},
-      {"TransactGetItems", HandleTransactGetItems},
-      {"TransactWriteItems", HandleTransactWriteItems},
-      {"UntagResource", HandleUntagResource},
-      {"UpdateContinuousBackups", HandleUpdateContinuousBackups},
-      {"UpdateItem", HandleUpdateItem},
-      {"UpdateTable", HandleUpdateTable},
-      {"UpdateTimeToLive", HandleUpdateTimeToLive},
-  };
-  for (const auto& [op, handler] : kOperations) {
-    if (op == name) return handler;
+namespace {
+
+// One operation: its name, its handler, and what it adds to the targets its members name (PartiQL statements).
+struct OperationEntry {
+  std::string_view name;
+  OperationHandler handler;
+  StatementTargetAdder add_statement_targets = nullptr;
+};
+
+const OperationEntry kOperations[] = {
+    {"BatchExecuteStatement", HandleBatchExecuteStatement, AddStatementTargets},
+    {"BatchGetItem", HandleBatchGetItem},
+    {"BatchWriteItem", HandleBatchWriteItem},
+    {"CreateTable", HandleCreateTable},
+    {"DeleteItem", HandleDeleteItem},
+    {"DeleteTable", HandleDeleteTable},
+    {"DescribeContinuousBackups", HandleDescribeContinuousBackups},
+    {"DescribeEndpoints", HandleDescribeEndpoints},
+    {"DescribeLimits", HandleDescribeLimits},
+    {"DescribeTable", HandleDescribeTable},
+    {"DescribeTimeToLive", HandleDescribeTimeToLive},
+    {"ExecuteStatement", HandleExecuteStatement, AddStatementTargets},
+    {"ExecuteTransaction", HandleExecuteTransaction, AddStatementTargets},
+    {"GetItem", HandleGetItem},
+    {"ListTables", HandleListTables},
+    {"ListTagsOfResource", HandleListTagsOfResource},
+    {"PutItem", HandlePutItem},
+    {"Query", HandleQuery},
+    {"Scan", HandleScan},
+    {"TagResource", HandleTagResource},
+    {"TransactGetItems", HandleTransactGetItems},
+    {"TransactWriteItems", HandleTransactWriteItems},
+    {"UntagResource", HandleUntagResource},
+    {"UpdateContinuousBackups", HandleUpdateContinuousBackups},
+    {"UpdateItem", HandleUpdateItem},
+    {"UpdateTable", HandleUpdateTable},
+    {"UpdateTimeToLive", HandleUpdateTimeToLive},
+};
+
+const OperationEntry kStreamsOperations[] = {
+    {"DescribeStream", HandleDescribeStream},
+    {"GetRecords", HandleGetRecords},
+    {"GetShardIterator", HandleGetShardIterator},
+    {"ListStreams", HandleListStreams},
+};
+
+template <size_t N>
+const OperationEntry* Find(const OperationEntry (&table)[N], std::string_view name) {
+  for (const OperationEntry& entry : table) {
+    if (entry.name == name) return &entry;
   }
   return nullptr;
 }
 
+}  // namespace
+
+OperationHandler FindOperation(std::string_view name) {
+  const OperationEntry* entry = Find(kOperations, name);
+  return entry ? entry->handler : nullptr;
+}
+
 OperationHandler FindStreamsOperation(std::string_view name) {
-  static const std::pair<std::string_view, OperationHandler> kOperations[] = {
-      {"DescribeStream", HandleDescribeStream},
-      {"GetRecords", HandleGetRecords},
-      {"GetShardIterator", HandleGetShardIterator},
-      {"ListStreams", HandleListStreams},
-  };
-  for (const auto& [op, handler] : kOperations) {
-    if (op == name) return handler;
-  }
-  return nullptr;
+  const OperationEntry* entry = Find(kStreamsOperations, name);
+  return entry ? entry->handler : nullptr;
+}
+
+void DeclareOperationTargets(std::string_view name, const rapidjson::Value& request, RequestTargets* targets) {
+  const OperationEntry* entry = Find(kOperations, name);
+  if (!entry) entry = Find(kStreamsOperations, name);
+  CollectRequestTargets(request, entry ? entry->add_statement_targets : nullptr, targets);
 }
 
 }  // namespace dynapage
