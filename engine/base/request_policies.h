@@ -6,14 +6,12 @@
 //
 // Every random choice of a request is drawn from ChaosDice seeded with the request's own chaos_seed, which the
 // server derives from its chaos seed and the request's sequence number: a seed and a sequence of requests
-// reproduce the same pages.
+// reproduce the same pages. The choices themselves are all made in engine/read/page_chaos.h.
 
 #ifndef DYNAPAGE_ENGINE_BASE_REQUEST_POLICIES_H_
 #define DYNAPAGE_ENGINE_BASE_REQUEST_POLICIES_H_
 
 #include <cstdint>
-#include <string>
-#include <vector>
 
 namespace dynapage {
 
@@ -44,12 +42,6 @@ struct RequestPolicies {
   // A fault rule's share (0..1] of a batch's requests to leave unprocessed; 0: none.
   double unprocessed = 0;
 };
-
-// Which of a batch's `total` requests to leave unprocessed (true) under these policies: the fault rule's share,
-// rounded up, or under page chaos, half the time a random number from 1 to total. salt tells batch kinds apart.
-// *injected describes the choice ("2 of 5 unprocessed"), or is left alone when nothing is left.
-std::vector<bool> ChooseUnprocessed(const RequestPolicies& policies, size_t total, uint64_t salt,
-                                    std::string* injected);
 
 }  // namespace dynapage
 

@@ -5,6 +5,9 @@
 
 #include "engine/model/attribute_value_json.h"
 #include "engine/partiql/execute_statement.h"
+#include "engine/partiql/pinned_key.h"
+#include "engine/partiql/statement_projection.h"
+#include "engine/partiql/statement_write.h"
 #include "engine/read/get_item.h"
 #include "engine/storage/item_key.h"
 

@@ -1,7 +1,10 @@
 #include "engine/partiql/execute_transaction.h"
 
-#include "engine/expressions/partiql_parser.h"
 #include "engine/partiql/execute_statement.h"
+#include "engine/partiql/partiql_parser.h"
+#include "engine/partiql/pinned_key.h"
+#include "engine/partiql/statement_projection.h"
+#include "engine/partiql/statement_write.h"
 #include "engine/read/transact_get_items.h"
 
 namespace dynapage {

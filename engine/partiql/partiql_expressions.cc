@@ -152,7 +152,8 @@ Status CheckTargetsDisjoint(const PartiqlStatement& s) {
 Status PartiqlExpressionBuilder::CheckArithmetic(const PartiqlSetValue& value) const {
   if (value.kind != PartiqlSetValue::Kind::kPlus && value.kind != PartiqlSetValue::Kind::kMinus) return Status::OK();
   for (const PartiqlOperand* operand : {&value.first, &value.second}) {
-    bool constant = operand->kind == PartiqlOperand::Kind::kLiteral || operand->kind == PartiqlOperand::Kind::kParameter;
+    bool constant =
+        operand->kind == PartiqlOperand::Kind::kLiteral || operand->kind == PartiqlOperand::Kind::kParameter;
     // PartiQL reports a constant that is no number as it reports an attribute that is none, when applied; the
     // UpdateExpression underneath would refuse it earlier, in its own words.
     if (constant && ValueOf(*operand).type != AttrType::kN) {
@@ -357,6 +358,23 @@ std::vector<const PartiqlCondition*> Conjuncts(const PartiqlCondition* where) {
   }
   for (const auto& child : where->children) out.push_back(child.get());
   return out;
+}
+
+std::string JoinConditions(PartiqlExpressionBuilder* b, const std::vector<const PartiqlCondition*>& parts,
+                           Status* status) {
+  std::string text;
+  for (const PartiqlCondition* c : parts) {
+    std::string one;
+    Status s = b->Condition(*c, &one);
+    if (!s.ok()) {
+      *status = s;
+      return "";
+    }
+    bool compound = c->kind == PartiqlCondition::Kind::kAnd || c->kind == PartiqlCondition::Kind::kOr;
+    if (!text.empty()) text += " AND ";
+    text += compound && parts.size() > 1 ? "(" + one + ")" : one;
+  }
+  return text;
 }
 
 }  // namespace dynapage

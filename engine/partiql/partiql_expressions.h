@@ -1,4 +1,4 @@
-// PartiQL to DynamoDB expressions: how a parsed statement (engine/expressions/partiql_parser.h) is run by the
+// PartiQL to DynamoDB expressions: how a parsed statement (engine/partiql/partiql_parser.h) is run by the
 // existing read and write paths. A WHERE clause becomes a KeyConditionExpression and FilterExpression (SELECT) or a
 // ConditionExpression (UPDATE, DELETE, EXISTS); SET and REMOVE become an UpdateExpression. Every name and value is
 // a placeholder (#n0, :v0), so DynamoDB's reserved words never get in the way, and the same evaluators judge a
@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "engine/base/status.h"
-#include "engine/expressions/partiql_parser.h"
 #include "engine/expressions/write_condition.h"
 #include "engine/model/attribute_value.h"
+#include "engine/partiql/partiql_parser.h"
 
 namespace dynapage {
 
@@ -66,6 +66,11 @@ bool IsPurePin(const PartiqlCondition& condition, const std::string& name);
 
 // The conjuncts of a WHERE clause (the children of a top-level AND, or the clause itself).
 std::vector<const PartiqlCondition*> Conjuncts(const PartiqlCondition* where);
+
+// The conjunction of parts as ConditionExpression text (an AND or OR among several parenthesized), built with b;
+// "" and *status set when a part cannot be expressed.
+std::string JoinConditions(PartiqlExpressionBuilder* b, const std::vector<const PartiqlCondition*>& parts,
+                           Status* status);
 
 }  // namespace dynapage
 

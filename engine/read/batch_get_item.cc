@@ -4,6 +4,7 @@
 
 #include "engine/base/messages.h"
 #include "engine/read/get_item.h"
+#include "engine/read/page_chaos.h"
 #include "engine/storage/item_key.h"
 #include "engine/storage/table_items.h"
 
@@ -22,8 +23,8 @@ Status BatchGetItem(const Catalog& catalog, const RequestContext& ctx, const Bat
   std::vector<std::optional<Projection>> projections(request.tables.size());
   for (size_t i = 0; i < request.tables.size(); i++) {
     const auto& t = request.tables[i];
-    DP_RETURN_IF_ERROR(PrepareItemProjection(t.projection_expression, t.attributes_to_get, t.expression_inputs,
-                                             &projections[i]));
+    DP_RETURN_IF_ERROR(
+        PrepareItemProjection(t.projection_expression, t.attributes_to_get, t.expression_inputs, &projections[i]));
   }
   for (const auto& t : request.tables) {
     auto table = catalog.FindTable(t.table_name);
@@ -36,12 +37,9 @@ Status BatchGetItem(const Catalog& catalog, const RequestContext& ctx, const Bat
     tables.push_back(table);
   }
   // Page chaos or a fault rule may leave keys unprocessed (docs/testing-pagination.md): they are not read.
-  std::vector<bool> left;
-  if (ctx.policies) {
-    std::string injected;
-    left = ChooseUnprocessed(*ctx.policies, total, /*salt=*/0xB47C6, &injected);
-    if (ctx.counters && !injected.empty()) ctx.counters->injected = "BatchGetItem: " + injected;
-  }
+  std::string injected;
+  std::vector<bool> left = ChooseUnprocessed(ctx, BatchKind::kGet, total, &injected);
+  if (ctx.counters && !injected.empty()) ctx.counters->injected = "BatchGetItem: " + injected;
   size_t position = 0;
   uint64_t response_bytes = 0;
   for (size_t i = 0; i < request.tables.size(); i++) {

@@ -8,7 +8,7 @@
 #include "engine/expressions/expression_attributes.h"
 #include "engine/expressions/expression_parser.h"
 #include "engine/expressions/legacy_condition.h"
-#include "engine/model/number.h"
+#include "engine/read/page_chaos.h"
 #include "engine/storage/item_key.h"
 #include "engine/storage/table_items.h"
 
@@ -232,97 +232,8 @@ void ApplyPlanToPage(const ReadPlan& plan, PageSpec* spec) {
   if (!plan.needed_attributes.empty()) spec->needed_attributes = &plan.needed_attributes;
 }
 
-// How many partition key values ChaosKeyBetween tries for one key between two hashed keys.
-constexpr int kHashedKeyCandidates = 128;
-
-// Page chaos's keys between two entries (PageCut::key_between). Only the last part of a storage key changes: the
-// table's sort key, or on an index, the table key that ends each entry; not when that attribute is also part of
-// the index key (a LastEvaluatedKey holds one value per attribute).
-//   - A sort key, or an index entry's table key, is not hashed: the value just after the lower key's does (an S
-//     or B value with a NUL appended, a number plus one unit of its 38th significant digit).
-//   - A hash-only table's own partition key comes after its hash: some values are tried, and the first whose key
-//     falls between is taken, as DynamoDB's Scan can stop on a key that no item has (one deleted, say).
-// Keys over DynamoDB's size limits are never made: the client sends them back as its ExclusiveStartKey.
-class ChaosKeyBetween : public KeyBetween {
- public:
-  ChaosKeyBetween(const TableDefinition& table, const IndexDefinition* index) : table_(table), index_(index) {}
-
-  bool Find(std::string_view low, std::string_view high, std::string* key) const override {
-    AttributeMap attributes;
-    if (!StorageKeyToAttributes(table_, index_, low, &attributes)) return false;
-    const KeyAttribute& last = table_.key.range ? *table_.key.range : table_.key.hash;
-    const bool hashed = !index_ && !table_.key.range;
-    AttributeValue& value = attributes[last.name];
-    const AttributeValue lower = value;
-    for (int i = 1; i <= (hashed ? kHashedKeyCandidates : 1); i++) {
-      if (!(hashed ? Candidate(lower.type, i, &value) : Successor(lower, &value))) return false;
-      if (!ValidateKeyValue(last.name, value, &last == &table_.key.hash).ok()) return false;
-      *key = StartKeyToStorageKey(table_, index_, attributes);
-      if (low < *key && *key < high) return true;
-    }
-    return false;
-  }
-
-  // Whether an empty page's key can be made on this keyspace at all.
-  static bool Possible(const TableDefinition& table, const IndexDefinition* index) {
-    const KeyAttribute& last = table.key.range ? *table.key.range : table.key.hash;
-    return !index || !index->key.IsKeyAttribute(last.name);
-  }
-
- private:
-  // The value right after lower: S and B with a NUL appended; N plus one unit in its 38th significant digit (or
-  // 1E-130, the smallest magnitude, where that unit is smaller).
-  static bool Successor(const AttributeValue& lower, AttributeValue* next) {
-    *next = lower;
-    if (lower.type != AttrType::kN) {
-      next->scalar.push_back('\0');
-      return true;
-    }
-    Decimal number, unit, sum;
-    if (!Decimal::Parse(lower.scalar, &number).ok()) return false;
-    int exponent = number.is_zero() ? -130 : std::max(number.exponent() - 37, -130);
-    if (!Decimal::Parse("1e" + std::to_string(exponent), &unit).ok()) return false;
-    if (!Decimal::Add(number, unit, &sum).ok()) return false;
-    next->scalar = sum.ToString();
-    return true;
-  }
-
-  // The i-th partition key value to try (any value of the type: it is its hash that must fall between).
-  static bool Candidate(AttrType type, int i, AttributeValue* value) {
-    value->type = type;
-    value->scalar = std::to_string(i);
-    if (type == AttrType::kS || type == AttrType::kB) value->scalar.insert(0, "dynapage-chaos-");
-    return true;
-  }
-
-  const TableDefinition& table_;
-  const IndexDefinition* index_;
-};
-
-void ChoosePageCut(const RequestContext& ctx, const ReadPlan& plan, PageCut* cut, PageSpec* spec) {
-  if (!ctx.policies || !ctx.policies->page_chaos || spec->single_item_range) return;
-  ChaosDice dice(ctx.policies->chaos_seed);
-  if (ChaosKeyBetween::Possible(*plan.table, plan.index)) {
-    cut->key_between = std::make_unique<ChaosKeyBetween>(*plan.table, plan.index);
-  }
-  // One page in eight as it would be, a quarter empty where a key allows, the rest short.
-  switch (dice.Below(8)) {
-    case 0:
-      return;
-    case 1:
-    case 2:
-      cut->empty_page = true;
-      break;
-    default:
-      break;
-  }
-  cut->max_items = 1 + dice.Below(dice.Chance(0.5) ? 3 : 12);
-  cut->key_on_last = dice.Chance(0.5);
-  spec->cut = cut;
-}
-
-Status FinishRead(const RequestContext& ctx, const ReadPlan& plan, const ReadRequest& request,
-                  const PageResult& page, ReadResult* result) {
+Status FinishRead(const RequestContext& ctx, const ReadPlan& plan, const ReadRequest& request, const PageResult& page,
+                  ReadResult* result) {
   result->count = page.count;
   result->scanned_count = page.scanned_count;
   if (ctx.counters) {
@@ -366,7 +277,7 @@ Status ReadPlannedPage(const Catalog& catalog, const RequestContext& ctx, const 
   std::unique_ptr<BaseItemFetcher> fetcher = NewBaseItemFetcher(catalog, plan);
   spec->fetch_base = fetcher.get();
   PageCut cut;
-  ChoosePageCut(ctx, plan, &cut, spec);
+  ChoosePageCut(ctx, *plan.table, plan.index, &cut, spec);
   PageResult page;
   DP_RETURN_IF_ERROR(ReadPage(catalog.storage(), *spec, sink, &page));
   return FinishRead(ctx, plan, request, page, result);

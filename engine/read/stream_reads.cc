@@ -4,6 +4,7 @@
 #include <tuple>
 
 #include "engine/base/base64.h"
+#include "engine/read/page_chaos.h"
 
 namespace dynapage {
 
@@ -81,30 +82,6 @@ Status TrimHorizon(const Storage& storage, const StreamInfo& stream, int64_t now
   return Status::OK();
 }
 
-// How page chaos cuts one GetRecords answer (docs/testing-pagination.md), always within the contract: fewer records
-// than Limit, no records at all with a NextShardIterator at the same place, or a NextShardIterator after the last
-// records of a closed shard (the reader's next call is then empty and ends the shard).
-enum class GetRecordsCut { kNone, kShort, kEmpty, kIteratorOnLast };
-
-// The cut chaos chooses for this request, lowering *limit for it. kNone without page chaos.
-GetRecordsCut ChooseGetRecordsCut(const RequestContext& ctx, int64_t* limit) {
-  if (!ctx.policies || !ctx.policies->page_chaos) return GetRecordsCut::kNone;
-  ChaosDice dice(ctx.policies->chaos_seed);
-  // As Query and Scan: one answer in eight as it would be, a quarter empty, the rest short.
-  switch (dice.Below(8)) {
-    case 0:
-      return GetRecordsCut::kNone;
-    case 1:
-    case 2:
-      *limit = 0;
-      return GetRecordsCut::kEmpty;
-    default:
-      break;
-  }
-  *limit = std::min<int64_t>(*limit, 1 + static_cast<int64_t>(dice.Below(dice.Chance(0.5) ? 3 : 12)));
-  return dice.Chance(0.5) ? GetRecordsCut::kIteratorOnLast : GetRecordsCut::kShort;
-}
-
 // The label part of a stream ARN ("…/stream/<label>"), or "" when it has none.
 std::string_view LabelOfArn(std::string_view arn) {
   size_t at = arn.rfind("/stream/");
@@ -112,8 +89,7 @@ std::string_view LabelOfArn(std::string_view arn) {
 }
 
 // ListStreams' order: newest label first, then ARN.
-bool ListedBefore(std::string_view label_a, std::string_view arn_a, std::string_view label_b,
-                  std::string_view arn_b) {
+bool ListedBefore(std::string_view label_a, std::string_view arn_a, std::string_view label_b, std::string_view arn_b) {
   return std::tie(label_b, arn_a) < std::tie(label_a, arn_b);
 }
 }  // namespace
@@ -132,9 +108,8 @@ Status ListStreams(const Catalog& catalog, const RequestContext& ctx, const List
     }
     listed.push_back(std::move(stream));
   }
-  std::sort(listed.begin(), listed.end(), [](const StreamInfo& a, const StreamInfo& b) {
-    return ListedBefore(a.label, a.arn, b.label, b.arn);
-  });
+  std::sort(listed.begin(), listed.end(),
+            [](const StreamInfo& a, const StreamInfo& b) { return ListedBefore(a.label, a.arn, b.label, b.arn); });
   size_t limit = static_cast<size_t>(std::min<int64_t>(request.limit, 100));
   if (listed.size() > limit) {
     listed.resize(limit);
@@ -191,8 +166,8 @@ Status GetShardIterator(const Catalog& catalog, const RequestContext& ctx, const
   return Status::OK();
 }
 
-Status GetRecords(const Catalog& catalog, const RequestContext& ctx, const std::string& shard_iterator,
-                  int64_t limit, GetRecordsResult* result) {
+Status GetRecords(const Catalog& catalog, const RequestContext& ctx, const std::string& shard_iterator, int64_t limit,
+                  GetRecordsResult* result) {
   DecodedIterator it;
   if (!DecodeIterator(shard_iterator, &it)) return Status::Validation("Invalid ShardIterator");
   const int64_t now = ctx.clock->NowMillis();

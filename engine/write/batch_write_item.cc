@@ -1,5 +1,6 @@
 #include "engine/write/batch_write_item.h"
 
+#include "engine/base/check.h"
 #include "engine/base/messages.h"
 
 #include <algorithm>
@@ -104,9 +105,9 @@ Status BatchWriteItem(WritePath& write_path, const RequestContext& ctx, BatchWri
   }
   if (HasDuplicates(keys)) return Status::Validation(kDuplicates);
   result->unprocessed.clear();
-  if (ctx.policies) {
-    std::string injected;
-    std::vector<bool> left = ChooseUnprocessed(*ctx.policies, writes.size(), /*salt=*/0xB47C4, &injected);
+  if (!request.leave_unprocessed.empty()) {
+    DP_DCHECK(request.leave_unprocessed.size() == writes.size());
+    const std::vector<bool>& left = request.leave_unprocessed;
     std::vector<ItemWrite> applied;
     size_t position = 0;
     for (size_t t = 0; t < request.tables.size(); t++) {
@@ -119,7 +120,9 @@ Status BatchWriteItem(WritePath& write_path, const RequestContext& ctx, BatchWri
       }
     }
     writes = std::move(applied);
-    if (ctx.counters && !injected.empty()) ctx.counters->injected = "BatchWriteItem: " + injected;
+    if (ctx.counters && !request.unprocessed_note.empty()) {
+      ctx.counters->injected = "BatchWriteItem: " + request.unprocessed_note;
+    }
   }
   std::vector<Status> statuses;
   DP_RETURN_IF_ERROR(write_path.ApplyWrites(ctx, &writes, &statuses));

@@ -3,7 +3,8 @@
 // A batch write is applied as one atomic storage batch (stronger than DynamoDB promises, never weaker), so
 // nothing is left unprocessed, unless the request's policies say so (page chaos, or a fault rule's
 // "unprocessed" share, docs/testing-pagination.md): then a random part of the requests, chosen after every
-// check has passed, is not applied at all and is reported back as UnprocessedItems. (BatchGetItem is engine/read/batch_get_item.h.)
+// check has passed, is not applied at all and is reported back as UnprocessedItems. (BatchGetItem is
+// engine/read/batch_get_item.h.)
 
 #ifndef DYNAPAGE_ENGINE_WRITE_BATCH_WRITE_ITEM_H_
 #define DYNAPAGE_ENGINE_WRITE_BATCH_WRITE_ITEM_H_
@@ -34,6 +35,11 @@ struct BatchWriteRequest {
   };
   // table name -> its requests, in request order of tables
   std::vector<std::pair<std::string, std::vector<Entry>>> tables;
+  // The requests page chaos or a fault rule leaves unprocessed, one flag per entry in request order, and what that
+  // is ("2 of 5 unprocessed"); empty: none. The caller chooses them (ChooseUnprocessed, engine/read/page_chaos.h,
+  // which the write layer does not see); they are left out only once every check has passed.
+  std::vector<bool> leave_unprocessed;
+  std::string unprocessed_note;
 };
 
 struct BatchWriteResult {
@@ -42,7 +48,8 @@ struct BatchWriteResult {
   std::vector<std::pair<size_t, size_t>> unprocessed;
 };
 
-// Takes the request: its items are moved into storage rather than copied.
+// Takes the request: its items are moved into storage rather than copied. REQUIRES: request.leave_unprocessed is
+// empty or holds one flag per entry.
 Status BatchWriteItem(WritePath& write_path, const RequestContext& ctx, BatchWriteRequest request,
                       BatchWriteResult* result);
 

@@ -33,16 +33,6 @@ inline void WriteOptionalCount(rapidjson::Writer<rapidjson::StringBuffer>* w, co
   }
 }
 
-// The table of a stream ARN ("arn:aws:dynamodb:REGION:ACCOUNT:table/NAME/stream/LABEL"), also at the start of a
-// shard iterator ("<StreamArn>|1|…"); empty when there is none.
-inline std::string_view TableOfStreamArn(std::string_view arn) {
-  size_t table = arn.find(":table/");
-  if (table == std::string_view::npos) return {};
-  arn = arn.substr(table + 7);
-  size_t end = arn.find("/stream/");
-  return end == std::string_view::npos ? std::string_view() : arn.substr(0, end);
-}
-
 }  // namespace dynapage
 
 #endif  // DYNAPAGE_SERVER_ADMIN_ADMIN_JSON_H_

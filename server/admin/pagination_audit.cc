@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "server/admin/admin_json.h"
+#include "server/protocol/request_targets.h"
 
 namespace dynapage {
 

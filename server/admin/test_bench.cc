@@ -10,7 +10,6 @@
 #include <utility>
 
 #include "engine/base/check.h"
-#include "engine/expressions/partiql_parser.h"
 #include "server/admin/admin_json.h"
 #include "server/protocol/in_process_request.h"
 
@@ -21,71 +20,6 @@ namespace {
 int64_t SteadyNanos() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
       .count();
-}
-
-std::string_view Text(const rapidjson::Value& object, const char* member) {
-  if (!object.IsObject()) return {};
-  auto m = object.FindMember(member);
-  if (m == object.MemberEnd() || !m->value.IsString()) return {};
-  return std::string_view(m->value.GetString(), m->value.GetStringLength());
-}
-
-// The table and index a PartiQL statement reads or writes ("t" of FROM "t"."i", INSERT INTO "t", UPDATE "t",
-// DELETE FROM "t"), found by the PartiQL parser; a statement that does not parse names none.
-StatementTarget TargetOfStatement(std::string_view statement) {
-  PartiqlStatement parsed;
-  if (statement.empty() || !ParsePartiql(statement, &parsed).ok()) return {};
-  return {std::move(parsed.table), parsed.index.value_or("")};
-}
-
-// What a request names: TableName, the tables of a batch's RequestItems, those of a transaction's items, those of
-// PartiQL statements (ExecuteStatement, BatchExecuteStatement, ExecuteTransaction); IndexName, or the index an
-// ExecuteStatement reads (index), and with the indexes the statements of a batch or transaction read (indexes).
-struct RequestTargets {
-  std::vector<std::string> tables;
-  std::string index;
-  std::vector<std::string> indexes;
-};
-
-RequestTargets TargetsOf(const rapidjson::Value& body) {
-  RequestTargets targets;
-  std::vector<std::string>& tables = targets.tables;
-  targets.index = std::string(Text(body, "IndexName"));
-  std::string_view table = Text(body, "TableName");
-  if (!table.empty()) tables.emplace_back(table);
-  // DynamoDB Streams: the table of the stream, or of the stream of the shard iterator.
-  for (const char* member : {"StreamArn", "ShardIterator"}) {
-    std::string_view stream_table = TableOfStreamArn(Text(body, member));
-    if (!stream_table.empty()) tables.emplace_back(stream_table);
-  }
-  auto items = body.FindMember("RequestItems");
-  if (items != body.MemberEnd() && items->value.IsObject()) {
-    for (auto t = items->value.MemberBegin(); t != items->value.MemberEnd(); ++t) {
-      tables.emplace_back(t->name.GetString(), t->name.GetStringLength());
-    }
-  }
-  auto transact = body.FindMember("TransactItems");
-  if (transact != body.MemberEnd() && transact->value.IsArray()) {
-    for (const auto& action : transact->value.GetArray()) {
-      if (!action.IsObject() || action.MemberCount() == 0) continue;
-      std::string_view name = Text(action.MemberBegin()->value, "TableName");
-      if (!name.empty()) tables.emplace_back(name);
-    }
-  }
-  StatementTarget single = TargetOfStatement(Text(body, "Statement"));
-  if (!single.table.empty()) tables.push_back(std::move(single.table));
-  if (targets.index.empty()) targets.index = std::move(single.index);
-  for (const char* list_member : {"Statements", "TransactStatements"}) {
-    auto list = body.FindMember(list_member);
-    if (list == body.MemberEnd() || !list->value.IsArray()) continue;
-    for (const auto& entry : list->value.GetArray()) {
-      StatementTarget target = TargetOfStatement(Text(entry, "Statement"));
-      if (!target.table.empty()) tables.push_back(std::move(target.table));
-      if (!target.index.empty()) targets.indexes.push_back(std::move(target.index));
-    }
-  }
-  if (!targets.index.empty()) targets.indexes.push_back(targets.index);
-  return targets;
 }
 
 size_t TransactItemCount(const rapidjson::Value& body) {
@@ -341,12 +275,9 @@ bool TestBench::Before(HookedRequest* request, RequestContext* context, WireResp
   request->start_nanos = SteadyNanos();
   const rapidjson::Value& body = *request->body;
   if (log_ || metrics_ || audit_) context->counters = &request->counters;
-  RequestTargets targets;
+  const RequestTargets& targets = request->targets();
   std::string scope;
-  if (chaos_on_ || faults_on_) {
-    targets = TargetsOf(body);
-    scope = ScopeOf(request->wire->authorization);
-  }
+  if (chaos_on_ || faults_on_) scope = ScopeOf(request->wire->authorization);
   if (chaos_on_) {
     if (std::optional<uint64_t> seed = ChaosSeedFor(scope, targets.tables)) {
       request->policies.page_chaos = true;
@@ -357,6 +288,7 @@ bool TestBench::Before(HookedRequest* request, RequestContext* context, WireResp
   if (!faults_on_) return false;
   FaultTarget target;
   target.operation = request->operation;
+  const RequestTargets& targets = request->targets();
   target.tables.assign(targets.tables.begin(), targets.tables.end());
   target.indexes.assign(targets.indexes.begin(), targets.indexes.end());
   target.access_key = AccessKeyOf(request->wire->authorization);
@@ -399,7 +331,9 @@ void TestBench::After(const HookedRequest& request, const WireResponse& response
       issued.authorization = request.wire->authorization;
       issued.scope = scope;
       issued.records_after_iterator = counters.records_after_iterator;
-      if (request.operation == "ExecuteStatement") issued.statement = TargetOfStatement(Text(body, "Statement"));
+      if (request.operation == "ExecuteStatement") {
+        issued.statement = {request.targets().statement_table, request.targets().statement_index};
+      }
       audit_->Observe(request.operation, AccessKeyOf(request.wire->authorization), request.wire->request_id, body,
                       answer, issued);
     }
@@ -409,7 +343,7 @@ void TestBench::After(const HookedRequest& request, const WireResponse& response
   if (metrics_) metrics_->Record(request.operation, response.status, seconds, counters, !request.fault.empty());
   if (!log_) return;
   Caller caller = CallerOf(request.wire->authorization, default_region_);
-  RequestTargets targets = TargetsOf(body);
+  const RequestTargets& targets = request.targets();
   LoggedRequest line;
   line.time = UtcNow();
   line.request_id = request.wire->request_id;

@@ -687,7 +687,7 @@ void HttpServer::Run(DatabaseSet* databases, const ServiceOptions& options) {
   admin_ = std::make_unique<AdminApi>(databases, bench_);
   AddStreamsAdminRoutes(admin_.get(), databases, options);
   bench_->Attach(databases, options, FindOperation, ServedOperationNames());
-  Serve(std::make_unique<Dispatcher>(databases, service, FindOperation, FindStreamsOperation));
+  Serve(std::make_unique<Dispatcher>(databases, service, FindOperation, FindStreamsOperation, DeclareOperationTargets));
 }
 
 void HttpServer::Serve(std::unique_ptr<Dispatcher> dispatcher) {

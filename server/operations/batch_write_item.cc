@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "engine/model/json_types.h"
+#include "engine/read/page_chaos.h"
 #include "engine/write/batch_write_item.h"
 #include "server/operations/item_response.h"
 #include "server/operations/operation_table.h"
@@ -106,7 +107,8 @@ Status HandleBatchWriteItem(OperationContext& ctx) {
       request.tables.emplace_back(name, std::move(entries));
     }
   }
-  if (!items) errors.AddNull("requestItems");
+  if (!items)
+    errors.AddNull("requestItems");
   else if (items->MemberCount() == 0) {
     return Status::Validation("The requestItems parameter is required for BatchWriteItem");
   }
@@ -133,6 +135,10 @@ Status HandleBatchWriteItem(OperationContext& ctx) {
       }
     }
   }
+  // Page chaos or a fault rule may leave requests unprocessed (docs/testing-pagination.md).
+  size_t total = 0;
+  for (const auto& [name, entries] : request.tables) total += entries.size();
+  request.leave_unprocessed = ChooseUnprocessed(ctx.context, BatchKind::kWrite, total, &request.unprocessed_note);
   BatchWriteResult result;
   DP_RETURN_IF_ERROR(BatchWriteItem(ctx.db.writes(), ctx.context, std::move(request), &result));
   JsonWriter& w = ctx.response;

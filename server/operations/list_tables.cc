@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "engine/read/page_chaos.h"
 #include "server/operations/operation_table.h"
 #include "server/protocol/request_reader.h"
 
@@ -21,12 +22,7 @@ Status HandleListTables(OperationContext& ctx) {
 
   size_t page = static_cast<size_t>(limit.value_or(100));
   // Page chaos (docs/testing-pagination.md): a shorter page, or a LastEvaluatedTableName on the last name.
-  bool key_on_last = false;
-  if (ctx.context.policies && ctx.context.policies->page_chaos) {
-    ChaosDice dice(ctx.context.policies->chaos_seed);
-    if (dice.Below(4) != 0) page = 1 + dice.Below(std::min<size_t>(page, 3));
-    key_on_last = dice.Chance(0.5);
-  }
+  const bool key_on_last = ChooseListTablesCut(ctx.context, &page);
   std::vector<std::string> names;
   bool more = false;
   ctx.db.catalog().ListTables(start.value_or(""), page, &names, &more);

@@ -1,12 +1,22 @@
 #include "server/operations/operation_table.h"
 
-#include <utility>
+#include <cstddef>
+
+#include "server/operations/partiql_members.h"
 
 namespace dynapage {
 
 namespace {
-const std::pair<std::string_view, OperationHandler> kOperations[] = {
-    {"BatchExecuteStatement", HandleBatchExecuteStatement},
+
+// One operation: its name, its handler, and what it adds to the targets its members name (PartiQL statements).
+struct OperationEntry {
+  std::string_view name;
+  OperationHandler handler;
+  StatementTargetAdder add_statement_targets = nullptr;
+};
+
+const OperationEntry kOperations[] = {
+    {"BatchExecuteStatement", HandleBatchExecuteStatement, AddStatementTargets},
     {"BatchGetItem", HandleBatchGetItem},
     {"BatchWriteItem", HandleBatchWriteItem},
     {"CreateTable", HandleCreateTable},
@@ -17,8 +27,8 @@ const std::pair<std::string_view, OperationHandler> kOperations[] = {
     {"DescribeLimits", HandleDescribeLimits},
     {"DescribeTable", HandleDescribeTable},
     {"DescribeTimeToLive", HandleDescribeTimeToLive},
-    {"ExecuteStatement", HandleExecuteStatement},
-    {"ExecuteTransaction", HandleExecuteTransaction},
+    {"ExecuteStatement", HandleExecuteStatement, AddStatementTargets},
+    {"ExecuteTransaction", HandleExecuteTransaction, AddStatementTargets},
     {"GetItem", HandleGetItem},
     {"ListTables", HandleListTables},
     {"ListTagsOfResource", HandleListTagsOfResource},
@@ -35,7 +45,7 @@ const std::pair<std::string_view, OperationHandler> kOperations[] = {
     {"UpdateTimeToLive", HandleUpdateTimeToLive},
 };
 
-const std::pair<std::string_view, OperationHandler> kStreamsOperations[] = {
+const OperationEntry kStreamsOperations[] = {
     {"DescribeStream", HandleDescribeStream},
     {"GetRecords", HandleGetRecords},
     {"GetShardIterator", HandleGetShardIterator},
@@ -43,23 +53,35 @@ const std::pair<std::string_view, OperationHandler> kStreamsOperations[] = {
 };
 
 template <size_t N>
-OperationHandler Find(const std::pair<std::string_view, OperationHandler> (&table)[N], std::string_view name) {
-  for (const auto& [op, handler] : table) {
-    if (op == name) return handler;
+const OperationEntry* Find(const OperationEntry (&table)[N], std::string_view name) {
+  for (const OperationEntry& entry : table) {
+    if (entry.name == name) return &entry;
   }
   return nullptr;
 }
 }  // namespace
 
-OperationHandler FindOperation(std::string_view name) { return Find(kOperations, name); }
+OperationHandler FindOperation(std::string_view name) {
+  const OperationEntry* entry = Find(kOperations, name);
+  return entry ? entry->handler : nullptr;
+}
 
-OperationHandler FindStreamsOperation(std::string_view name) { return Find(kStreamsOperations, name); }
+OperationHandler FindStreamsOperation(std::string_view name) {
+  const OperationEntry* entry = Find(kStreamsOperations, name);
+  return entry ? entry->handler : nullptr;
+}
 
 std::vector<std::string> ServedOperationNames() {
   std::vector<std::string> names;
-  for (const auto& entry : kOperations) names.emplace_back(entry.first);
-  for (const auto& entry : kStreamsOperations) names.emplace_back(entry.first);
+  for (const OperationEntry& entry : kOperations) names.emplace_back(entry.name);
+  for (const OperationEntry& entry : kStreamsOperations) names.emplace_back(entry.name);
   return names;
+}
+
+void DeclareOperationTargets(std::string_view name, const rapidjson::Value& request, RequestTargets* targets) {
+  const OperationEntry* entry = Find(kOperations, name);
+  if (!entry) entry = Find(kStreamsOperations, name);
+  CollectRequestTargets(request, entry ? entry->add_statement_targets : nullptr, targets);
 }
 
 }  // namespace dynapage

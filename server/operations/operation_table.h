@@ -1,5 +1,6 @@
 // The operations dynapage implements: a handler for each (one file per operation in this folder) and the table
-// that finds a handler by the operation's name, which the HTTP layer gives the Dispatcher.
+// that finds a handler by the operation's name, which the HTTP layer gives the Dispatcher. The table also says
+// what a request of each operation targets (DeclareOperationTargets), for the test bench.
 
 #ifndef DYNAPAGE_SERVER_OPERATIONS_OPERATION_TABLE_H_
 #define DYNAPAGE_SERVER_OPERATIONS_OPERATION_TABLE_H_
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "server/protocol/operation.h"
+#include "server/protocol/request_targets.h"
 
 namespace dynapage {
 
@@ -17,6 +19,11 @@ OperationHandler FindOperation(std::string_view name);
 // The names of every operation dynapage serves, DynamoDB's and DynamoDB Streams' (fault rules are checked
 // against them).
 std::vector<std::string> ServedOperationNames();
+
+// What a request of the named operation (of DynamoDB or DynamoDB Streams) targets: the tables and indexes its
+// members name and, for ExecuteStatement, BatchExecuteStatement and ExecuteTransaction, those its statements
+// name. A TargetDeclarer. REQUIRES: request is a JSON object; targets is empty.
+void DeclareOperationTargets(std::string_view name, const rapidjson::Value& request, RequestTargets* targets);
 
 Status HandleCreateTable(OperationContext& ctx);
 Status HandleDescribeTable(OperationContext& ctx);

@@ -2,6 +2,7 @@
 
 #include "engine/model/attribute_value_json.h"
 #include "engine/model/json_types.h"
+#include "engine/partiql/partiql_parser.h"
 
 namespace dynapage {
 
@@ -39,6 +40,35 @@ Status ReadPartiqlStatementMembers(const rapidjson::Value& object, const std::st
   out->consistent_read = consistent.value_or(false);
   out->return_old_item_on_failure = return_on_failure && *return_on_failure == "ALL_OLD";
   return Status::OK();
+}
+
+namespace {
+
+// The table and index a PartiQL statement reads or writes ("t" of FROM "t"."i", INSERT INTO "t", UPDATE "t",
+// DELETE FROM "t"), found by the PartiQL parser; a statement that does not parse names none.
+void TargetOfStatement(std::string_view statement, std::string* table, std::string* index) {
+  PartiqlStatement parsed;
+  if (statement.empty() || !ParsePartiql(statement, &parsed).ok()) return;
+  *table = std::move(parsed.table);
+  *index = parsed.index.value_or("");
+}
+
+}  // namespace
+
+void AddStatementTargets(const rapidjson::Value& body, RequestTargets* targets) {
+  TargetOfStatement(TextMember(body, "Statement"), &targets->statement_table, &targets->statement_index);
+  if (!targets->statement_table.empty()) targets->tables.push_back(targets->statement_table);
+  if (targets->index.empty()) targets->index = targets->statement_index;
+  for (const char* list_member : {"Statements", "TransactStatements"}) {
+    auto list = body.FindMember(list_member);
+    if (list == body.MemberEnd() || !list->value.IsArray()) continue;
+    for (const auto& entry : list->value.GetArray()) {
+      std::string table, index;
+      TargetOfStatement(TextMember(entry, "Statement"), &table, &index);
+      if (!table.empty()) targets->tables.push_back(std::move(table));
+      if (!index.empty()) targets->indexes.push_back(std::move(index));
+    }
+  }
 }
 
 }  // namespace dynapage

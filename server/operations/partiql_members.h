@@ -10,6 +10,7 @@
 
 #include "engine/partiql/statement_request.h"
 #include "server/protocol/request_reader.h"
+#include "server/protocol/request_targets.h"
 
 namespace dynapage {
 
@@ -18,6 +19,11 @@ namespace dynapage {
 // adds their constraint violations to *errors under path_prefix ("" or "statements.1.member.").
 Status ReadPartiqlStatementMembers(const rapidjson::Value& object, const std::string& path_prefix,
                                    ConstraintErrors* errors, PartiqlStatementRequest* out);
+
+// Adds the tables and indexes named by the statements of a PartiQL request (a StatementTargetAdder): Statement's
+// table (also targets->statement_table; its index is targets->index unless IndexName gave one), and the tables and
+// indexes of the Statements or TransactStatements. A statement that does not parse names none.
+void AddStatementTargets(const rapidjson::Value& request, RequestTargets* targets);
 
 }  // namespace dynapage
 

@@ -83,8 +83,8 @@ bool CheckAuthorization(const WireRequest& r, WireError* error) {
     return false;
   }
   // The header is echoed as it came, except bytes that are not UTF-8: an answer is always valid UTF-8.
-  *error = ServiceError("IncompleteSignatureException",
-                        msg.append("Authorization=").append(ToValidUtf8(r.authorization)));
+  *error =
+      ServiceError("IncompleteSignatureException", msg.append("Authorization=").append(ToValidUtf8(r.authorization)));
   return false;
 }
 
@@ -171,12 +171,25 @@ Caller CallerOf(std::string_view authorization, const std::string& default_regio
   return caller;
 }
 
+const RequestTargets& HookedRequest::targets() const {
+  if (!declared_targets) {
+    declared_targets.emplace();
+    if (declare_targets) {
+      declare_targets(operation, *body, &*declared_targets);
+    } else {
+      CollectRequestTargets(*body, nullptr, &*declared_targets);
+    }
+  }
+  return *declared_targets;
+}
+
 Dispatcher::Dispatcher(DatabaseSet* databases, ServiceOptions options, OperationFinder find_operation,
-                       OperationFinder find_streams_operation)
+                       OperationFinder find_streams_operation, TargetDeclarer declare_targets)
     : databases_(databases),
       options_(std::move(options)),
       find_operation_(find_operation),
-      find_streams_operation_(find_streams_operation) {
+      find_streams_operation_(find_streams_operation),
+      declare_targets_(declare_targets) {
   DP_DCHECK(databases_ != nullptr);
   DP_DCHECK(find_operation_ != nullptr);
   if (options_.settable_clock) options_.clock = options_.settable_clock;
@@ -260,6 +273,7 @@ WireResponse Dispatcher::Handle(const WireRequest& request) const {
         hooked.wire = &request;
         hooked.operation = request.target.substr(request.target.find('.') + 1);
         hooked.body = &document;
+        hooked.declare_targets = declare_targets_;
         if (!hooks->Before(&hooked, &context, &response)) response = Run(handler, context, document, request.host);
         hooks->After(hooked, response);
       } else {

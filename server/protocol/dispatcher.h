@@ -9,8 +9,9 @@
 #ifndef DYNAPAGE_SERVER_PROTOCOL_DISPATCHER_H_
 #define DYNAPAGE_SERVER_PROTOCOL_DISPATCHER_H_
 
-#include <memory>
 #include <atomic>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -20,6 +21,7 @@
 #include "engine/database/database.h"
 #include "engine/database/database_set.h"
 #include "server/protocol/operation.h"
+#include "server/protocol/request_targets.h"
 
 namespace dynapage {
 
@@ -49,7 +51,7 @@ constexpr char kDynamoDbTargetPrefix[] = "DynamoDB_20120810.";
 
 // Views into the HTTP layer's request. REQUIRES: what they view outlives Handle().
 struct WireRequest {
-  std::string_view request_id;       // made by the HTTP layer before dispatch; the response's x-amzn-RequestId
+  std::string_view request_id;  // made by the HTTP layer before dispatch; the response's x-amzn-RequestId
   std::string_view method;
   std::string_view path;
   std::string_view content_type;
@@ -72,12 +74,17 @@ struct WireResponse {
 // What the hooks see of a dispatched request, and keep for it from Before() to After().
 struct HookedRequest {
   const WireRequest* wire = nullptr;
-  std::string_view operation;          // "Query"
+  std::string_view operation;              // "Query"
   const rapidjson::Value* body = nullptr;  // the parsed request (a JSON object)
   RequestPolicies policies;
   RequestCounters counters;
-  int64_t start_nanos = 0;  // steady clock
-  std::string fault;        // the fault rule that fired, described, or ""
+  int64_t start_nanos = 0;                   // steady clock
+  std::string fault;                         // the fault rule that fired, described, or ""
+  TargetDeclarer declare_targets = nullptr;  // the operations'; null: the targets its members name
+
+  // What the request targets, as its operation declares them (declared once, on first use).
+  const RequestTargets& targets() const;
+  mutable std::optional<RequestTargets> declared_targets;  // targets(), once declared
 };
 
 // What a test bench adds around each operation (docs/testing-pagination.md): page chaos and fault rules before
@@ -119,9 +126,10 @@ class Dispatcher {
  public:
   // Serves each caller the database of its namespace (one database for all: DatabaseSet(db)). REQUIRES: databases
   // outlives the dispatcher; find_operation is not null. find_streams_operation finds the operations of DynamoDB
-  // Streams (null: none).
+  // Streams (null: none); declare_targets declares what a request targets, for the hooks (null: what its members
+  // name).
   Dispatcher(DatabaseSet* databases, ServiceOptions options, OperationFinder find_operation,
-             OperationFinder find_streams_operation = nullptr);
+             OperationFinder find_streams_operation = nullptr, TargetDeclarer declare_targets = nullptr);
   WireResponse Handle(const WireRequest& request) const;
 
  private:
@@ -137,6 +145,7 @@ class Dispatcher {
   ServiceOptions options_;
   OperationFinder find_operation_;
   OperationFinder find_streams_operation_;
+  TargetDeclarer declare_targets_;
 };
 
 }  // namespace dynapage

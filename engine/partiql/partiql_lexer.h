@@ -5,8 +5,8 @@
 // written twice. "--" starts a comment that runs to the end of the line. Every token records its 1-based line and
 // column and its length in characters, which DynamoDB quotes in some messages ("at 1:8:5").
 
-#ifndef DYNAPAGE_ENGINE_EXPRESSIONS_PARTIQL_LEXER_H_
-#define DYNAPAGE_ENGINE_EXPRESSIONS_PARTIQL_LEXER_H_
+#ifndef DYNAPAGE_ENGINE_PARTIQL_PARTIQL_LEXER_H_
+#define DYNAPAGE_ENGINE_PARTIQL_PARTIQL_LEXER_H_
 
 #include <cstdint>
 #include <string>
@@ -48,4 +48,4 @@ Status TokenizePartiql(std::string_view text, std::vector<PartiqlToken>* out);
 
 }  // namespace dynapage
 
-#endif  // DYNAPAGE_ENGINE_EXPRESSIONS_PARTIQL_LEXER_H_
+#endif  // DYNAPAGE_ENGINE_PARTIQL_PARTIQL_LEXER_H_

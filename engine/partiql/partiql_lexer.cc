@@ -1,4 +1,4 @@
-#include "engine/expressions/partiql_lexer.h"
+#include "engine/partiql/partiql_lexer.h"
 
 #include <cctype>
 

@@ -1,4 +1,4 @@
-#include "engine/expressions/partiql_parser.h"
+#include "engine/partiql/partiql_parser.h"
 
 #include <gtest/gtest.h>
 

@@ -1,11 +1,11 @@
-#include "engine/expressions/partiql_parser.h"
+#include "engine/partiql/partiql_parser.h"
 
 #include <algorithm>
 #include <cctype>
 #include <set>
 
-#include "engine/expressions/partiql_lexer.h"
 #include "engine/model/number.h"
+#include "engine/partiql/partiql_lexer.h"
 
 namespace dynapage {
 

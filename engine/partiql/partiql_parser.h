@@ -8,8 +8,8 @@
 // planner's business (engine/partiql/). A `?` is kept as its position among the statement's placeholders; values
 // are bound by the planner, which also checks the parameter count.
 
-#ifndef DYNAPAGE_ENGINE_EXPRESSIONS_PARTIQL_PARSER_H_
-#define DYNAPAGE_ENGINE_EXPRESSIONS_PARTIQL_PARSER_H_
+#ifndef DYNAPAGE_ENGINE_PARTIQL_PARTIQL_PARSER_H_
+#define DYNAPAGE_ENGINE_PARTIQL_PARTIQL_PARSER_H_
 
 #include <cstddef>
 #include <functional>
@@ -111,4 +111,4 @@ std::string PartiqlPathText(const DocumentPath& path,
 
 }  // namespace dynapage
 
-#endif  // DYNAPAGE_ENGINE_EXPRESSIONS_PARTIQL_PARSER_H_
+#endif  // DYNAPAGE_ENGINE_PARTIQL_PARTIQL_PARSER_H_
