@@ -8,7 +8,7 @@
 #   dynapage-V-image.tar                         the image (`docker load -i`), FROM scratch around the static
 #                                                binary, tagged dynapage:V and dynapage:latest; image-context/ is its
 #                                                build context (docker-compose.yml builds from it if need be)
-#   SHA256SUMS
+#   SHA256SUMS, sizes.json                       checksums; the sizes README.md quotes (scripts/readme_figures.py)
 #
 #   bash scripts/package.sh
 #
@@ -105,5 +105,19 @@ else
 fi
 
 (cd "$DIST_DIR" && sha256sum dynapage[-_]"$version"* | grep -v '\.sha256$' >SHA256SUMS)
+# The sizes README.md quotes (scripts/readme_figures.py compares them with packaging/sizes.json), in MB (10^6).
+image_bytes=$(docker image inspect -f '{{.Size}}' "dynapage:$version" 2>/dev/null || echo 0)
+python3 - "$DIST_DIR" "$version" "$image_bytes" <<'SIZES'
+import glob, json, os, sys
+dist, version, image = sys.argv[1], sys.argv[2], int(sys.argv[3])
+def size(pattern):
+    return round(os.path.getsize(glob.glob(os.path.join(dist, pattern))[0]) / 1e6, 2)
+sizes = {"tarball": size(f"dynapage-{version}-linux-x86_64.tar.gz"), "deb": size(f"dynapage_{version}_amd64.deb"),
+         "npm": size(f"dynapage-{version}.tgz"), "wheel": size(f"dynapage-{version}-*.whl")}
+if image:
+    sizes["image"] = round(image / 1e6, 2)
+with open(os.path.join(dist, "sizes.json"), "w") as f:
+    json.dump(sizes, f, indent=1, sort_keys=True)
+SIZES
 echo "scripts/package.sh: dynapage $version in $DIST_DIR:"
-(cd "$DIST_DIR" && ls -l dynapage[-_]"$version"* | awk '{printf "  %-72s %6.1f MB\n", $9, $5 / 1048576}')
+(cd "$DIST_DIR" && ls -l dynapage[-_]"$version"* | awk '{printf "  %-72s %6.1f MB\n", $9, $5 / 1e6}')
