@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs every artefact of scripts/package.sh the way a user would, each in a clean place, and runs a real client
 # against it:
-#   tarball  sha256sum -c, `tar x` into an empty directory; ldd: "not a dynamic executable"; start-up time; the
+#   tarball  sha256sum -c, `tar x` into an empty directory; ldd: "not a dynamic executable"; the
 #            AWS CLI against it; and `tar x` + run in a clean debian:12 container (scripts/docker-base.sh's
 #            debootstrap image, nothing else installed)
 #   .deb     `dpkg -i` in a clean debian:12 container: /usr/bin/dynapage, its man page, the systemd unit (not
@@ -43,17 +43,14 @@ failed() {
 }
 step() { echo "scripts/package-test.sh: $*"; }
 
-# start_server LOG BINARY ARGS...: starts a server on a free port; sets $port and $server_ms (to its ready line).
+# start_server LOG BINARY ARGS...: starts a server on a free port; sets $port.
 start_server() {
   local log=$1
   shift
-  local started
-  started=$(date +%s%N)
   "$@" --port 0 >"$log" 2>&1 &
   servers+=($!)
   for _ in $(seq 1 200); do
     if grep -q 'listening on' "$log"; then
-      server_ms=$((($(date +%s%N) - started) / 1000000))
       port=$(sed -n 's|.*listening on http://[^:]*:\([0-9]*\).*|\1|p' "$log" | head -1)
       return 0
     fi
@@ -84,7 +81,6 @@ unpacked="$work/tar/dynapage-$version-linux-x86_64"
 ldd_says=$(ldd "$unpacked/dynapage" 2>&1 || true)
 [[ "$ldd_says" == *"not a dynamic executable"* ]] || failed "the binary is not static: ldd says $ldd_says"
 if start_server "$work/tar.log" "$unpacked/dynapage"; then
-  step "tarball: ready in ${server_ms} ms (the time to its ready line, measured from a shell)"
   aws_cli_round_trip "http://127.0.0.1:$port" || failed "the AWS CLI against the tarball's binary"
 else
   failed "the tarball's binary did not start"
