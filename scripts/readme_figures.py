@@ -2,9 +2,11 @@
 """The figures README.md and docs/ quote, generated from their one source each, so that they cannot drift:
 
 - bench/results/latest.json (bench/run.py): start-up, idle memory and the performance table;
-- packaging/sizes.json: the release artefacts' sizes, measured by scripts/package.sh (dist/sizes.json).
+- packaging/sizes.json: the release artefacts' sizes, measured by scripts/package.sh (dist/sizes.json);
+- CMakeLists.txt: the version in the artefacts' names (dynapage-V-…, dynapage_V_amd64.deb, dynapage:V).
 
-Each generated part sits between `<!-- figures: NAME -->` and `<!-- /figures -->` in a Markdown file.
+Each generated part sits between `<!-- figures: NAME -->` and `<!-- /figures -->` in a Markdown file; the
+artefact names are rewritten where they stand.
 
     python3 scripts/readme_figures.py --check                 # CI: exit 1, with a diff, if a file is stale
     python3 scripts/readme_figures.py --write                 # rewrite the generated parts
@@ -23,6 +25,8 @@ import sys
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH = os.path.join(REPO, "bench", "results", "latest.json")
 SIZES = os.path.join(REPO, "packaging", "sizes.json")
+CMAKE = os.path.join(REPO, "CMakeLists.txt")
+VERSIONED_NAME = re.compile(r"(dynapage[-_:])(\d+\.\d+\.\d+)")
 MARKED = re.compile(r"(<!-- figures: ([a-z-]+) -->)(.*?)(<!-- /figures -->)", re.S)
 SIZE_TOLERANCE = 0.10
 
@@ -76,8 +80,14 @@ def files():
     return [os.path.join(REPO, "README.md")] + sorted(glob.glob(os.path.join(REPO, "docs", "*.md")))
 
 
-def regenerate(text, bench, sizes):
-    return MARKED.sub(lambda m: m.group(1) + render(m.group(2), bench, sizes) + m.group(4), text)
+def regenerate(text, bench, sizes, version):
+    text = MARKED.sub(lambda m: m.group(1) + render(m.group(2), bench, sizes) + m.group(4), text)
+    return VERSIONED_NAME.sub(lambda m: m.group(1) + version, text)
+
+
+def project_version():
+    with open(CMAKE) as f:
+        return re.search(r"project\(dynapage VERSION (\d+\.\d+\.\d+)", f.read()).group(1)
 
 
 def main():
@@ -107,7 +117,7 @@ def main():
     for path in files():
         with open(path, encoding="utf-8") as f:
             text = f.read()
-        new = regenerate(text, bench, sizes)
+        new = regenerate(text, bench, sizes, project_version())
         if new == text:
             continue
         if args.write:
