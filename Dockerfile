@@ -1,6 +1,9 @@
 # dynapage in a container, a drop-in for amazon/dynamodb-local (docs/dynamodb-local.md): the same port (8000), the
 # same working directory (/home/dynamodblocal), the same flags, in memory by default.
 #
+# This file builds from source (~30 minutes the first time). The release image is its runtime stage around the
+# static binary, made in seconds by scripts/package.sh (scripts/docker-context.sh); docker-compose.yml uses that one.
+#
 #   docker build -t dynapage .          # needs a local debian:12 image: scripts/docker-base.sh makes one
 #   docker run --rm -p 127.0.0.1:8000:8000 dynapage
 #   docker run --rm -p 127.0.0.1:8000:8000 -v dynapage-data:/home/dynamodblocal/data dynapage -sharedDb -dbPath ./data

@@ -17,28 +17,13 @@ skip() {
   exit 0
 }
 
-if ! docker info >/dev/null 2>&1; then
-  if ! command -v dockerd >/dev/null 2>&1; then
-    # shellcheck source=scripts/deps.sh
-    source scripts/deps.sh
-    install_packages docker.io >/dev/null || skip "Debian's docker.io could not be installed"
-  fi
-  command -v dockerd >/dev/null 2>&1 || skip "no dockerd"
-  echo "scripts/docker-test.sh: starting dockerd (log in /tmp/dynapage-dockerd.log)"
-  (dockerd >/tmp/dynapage-dockerd.log 2>&1 &)
-  for _ in $(seq 1 60); do
-    docker info >/dev/null 2>&1 && break
-    sleep 0.5
-  done
-  docker info >/dev/null 2>&1 || skip "Docker's engine did not start: $(tail -3 /tmp/dynapage-dockerd.log | tr '\n' ' ')"
-fi
+# shellcheck source=scripts/docker-engine.sh
+source scripts/docker-engine.sh
+ensure_docker_engine || skip "$DOCKER_ENGINE_PROBLEM"
 
 context=$(mktemp -d "${TMPDIR:-/tmp}/dynapage-docker.XXXXXX")
 trap 'rm -rf "$context"' EXIT
-bash scripts/docker-rootfs.sh "$binary" "$context/rootfs"
-# The runtime stage, taking its files from the context instead of the build stage.
-sed -n '/^# --- runtime/,$p' Dockerfile | sed -e 's|COPY --from=build |COPY |' -e 's| /rootfs/| rootfs/|' \
-  >"$context/Dockerfile"
+bash scripts/docker-context.sh "$binary" "$context"
 image=dynapage:ci
 docker build -q -t "$image" "$context" >"$context/build.log" 2>&1 || { cat "$context/build.log"; exit 1; }
 echo "scripts/docker-test.sh: built $image ($(docker image inspect -f '{{.Size}}' "$image") bytes)"

@@ -5,13 +5,15 @@
 #
 # 1. The release build (build/): every ctest label, unit, http, conformance (the suite of conformance/ against a
 #    freshly started dynapage) and sdk (boto3 and the AWS CLI with pytest, the JavaScript SDK with node --test).
-#    Then the container (scripts/docker-test.sh) and Terraform (scripts/terraform-test.sh) against that build.
+#    Then the container (scripts/docker-test.sh) and Terraform (scripts/terraform-test.sh) against that build;
+#    then every release artefact, installed and used (scripts/package.sh, scripts/package-test.sh).
 # 2. The checked build (build-checked/): Debug, so every DP_DCHECK (REQUIRES: precondition) is enforced, with
 #    AddressSanitizer and UndefinedBehaviorSanitizer; every test again (those measuring memory skip themselves).
 #
 # 3. Fuzzing: every libFuzzer target of fuzz/ for a fixed time (below).
 #
-# Environment: JOBS (parallel build jobs, default 2), BUILD_DIR (default build), DYNAPAGE_CHECKED_BUILD=0 skips 2,
+# Environment: JOBS (parallel build jobs, default 2), BUILD_DIR (default build), DYNAPAGE_PACKAGE=0 skips the
+# artefacts, DYNAPAGE_CHECKED_BUILD=0 skips 2,
 # DYNAPAGE_FUZZ=0 skips 3, FUZZ_SECONDS (per fuzz target, default 30).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,6 +34,20 @@ ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$JOBS" || status=1
 # this machine cannot run it (no Docker engine; no terraform or provider).
 bash scripts/docker-test.sh "$BUILD_DIR/dynapage" || status=1
 bash scripts/terraform-test.sh "$BUILD_DIR/dynapage" || status=1
+
+# --- packaging (issue #34) ---------------------------------------------------------------------------------------
+# Every release artefact (scripts/package.sh: the static binary is a link of the objects built above, the packs and
+# the image take seconds), then each installed the way a user would, in a clean place, with a client against it
+# (scripts/package-test.sh). About 4 minutes on two cores. DYNAPAGE_PACKAGE=0 skips both. The figures README.md and
+# docs/ quote must match bench/results/latest.json and the artefacts' sizes (scripts/readme_figures.py).
+if [ "${DYNAPAGE_PACKAGE:-1}" != 0 ]; then
+  BUILD_DIR="$BUILD_DIR" JOBS="$JOBS" bash scripts/package.sh || status=1
+  bash scripts/package-test.sh || status=1
+  python3 scripts/readme_figures.py --check --sizes dist/sizes.json || status=1
+else
+  python3 scripts/readme_figures.py --check || status=1
+fi
+# --- end of packaging ------------------------------------------------------------------------------------------
 
 if [ "${DYNAPAGE_CHECKED_BUILD:-1}" != 0 ]; then
   echo "scripts/test.sh: the checked build (Debug, DP_DCHECK on, ASan + UBSan): every test"

@@ -1,0 +1,176 @@
+#!/usr/bin/env bash
+# Installs every artefact of scripts/package.sh the way a user would, each in a clean place, and runs a real client
+# against it:
+#   tarball  sha256sum -c, `tar x` into an empty directory; ldd: "not a dynamic executable"; the
+#            AWS CLI against it; and `tar x` + run in a clean debian:12 container (scripts/docker-base.sh's
+#            debootstrap image, nothing else installed)
+#   .deb     `dpkg -i` in a clean debian:12 container: /usr/bin/dynapage, its man page, the systemd unit (not
+#            enabled); the AWS CLI against the server it runs
+#   npm      `npm install ./dist/dynapage-V.tgz` into an empty directory; node --test of tests/package/js there
+#            (startDynapage() with the SDK v3, its errors, `npx dynapage`, the globalSetup)
+#   wheel    `pip install --no-index` into a fresh virtual environment; pytest of tests/package/python there: the
+#            API and its errors, and the plugin's isolation, two xdist workers (one server each, then one shared)
+#   image    `docker load`; tests/sdk/python/test_container.py against it
+#
+#   bash scripts/package-test.sh        # after bash scripts/package.sh
+#
+# The container steps say SKIPPED where no Docker engine can start (an error under CI=true). Environment: DIST_DIR.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$PWD
+version=$(sed -n 's/^project(dynapage VERSION \([0-9.]*\) .*/\1/p' CMakeLists.txt)
+dist=$(cd "${DIST_DIR:-dist}" && pwd)
+python=/usr/bin/python3
+[ -x "$python" ] || python=python3
+export AWS_ACCESS_KEY_ID=package-test AWS_SECRET_ACCESS_KEY=package-test AWS_DEFAULT_REGION=us-east-1 \
+  AWS_REGION=us-east-1 PYTHONDONTWRITEBYTECODE=1
+unset AWS_ENDPOINT_URL_DYNAMODB DYNAPAGE_BIN DYNAPAGE_ENDPOINT
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/dynapage-package-test.XXXXXX")
+servers=()
+containers=()
+cleanup() {
+  local pid name
+  for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for name in "${containers[@]}"; do docker rm -f "$name" >/dev/null 2>&1 || true; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+status=0
+failed() {
+  echo "scripts/package-test.sh: FAILED: $*" >&2
+  status=1
+}
+step() { echo "scripts/package-test.sh: $*"; }
+
+# start_server LOG BINARY ARGS...: starts a server on a free port; sets $port.
+start_server() {
+  local log=$1
+  shift
+  "$@" --port 0 >"$log" 2>&1 &
+  servers+=($!)
+  for _ in $(seq 1 200); do
+    if grep -q 'listening on' "$log"; then
+      port=$(sed -n 's|.*listening on http://[^:]*:\([0-9]*\).*|\1|p' "$log" | head -1)
+      return 0
+    fi
+    sleep 0.01
+  done
+  echo "no ready line: $(cat "$log")" >&2
+  return 1
+}
+
+# aws_cli_round_trip ENDPOINT: a table, an item written and read back with the AWS CLI.
+aws_cli_round_trip() {
+  local endpoint=$1
+  aws dynamodb create-table --endpoint-url "$endpoint" --table-name cli --billing-mode PAY_PER_REQUEST \
+    --attribute-definitions AttributeName=k,AttributeType=S --key-schema AttributeName=k,KeyType=HASH >/dev/null &&
+  aws dynamodb put-item --endpoint-url "$endpoint" --table-name cli --item '{"k": {"S": "v"}}' &&
+  [ "$(aws dynamodb get-item --endpoint-url "$endpoint" --table-name cli --key '{"k": {"S": "v"}}' \
+        --query Item.k.S --output text)" = v ]
+}
+
+# --- the tarball ------------------------------------------------------------------------------------------------
+tarball="dynapage-$version-linux-x86_64.tar.gz"
+step "tarball: $tarball"
+(cd "$dist" && sha256sum --quiet -c "$tarball.sha256") || failed "the tarball's SHA-256 does not match"
+mkdir "$work/tar"
+tar -C "$work/tar" -xzf "$dist/$tarball"
+unpacked="$work/tar/dynapage-$version-linux-x86_64"
+[ "$(ls "$unpacked" | tr '\n' ' ')" = "LICENSE README.md dynapage " ] || failed "the tarball holds: $(ls "$unpacked")"
+ldd_says=$(ldd "$unpacked/dynapage" 2>&1 || true)
+[[ "$ldd_says" == *"not a dynamic executable"* ]] || failed "the binary is not static: ldd says $ldd_says"
+if start_server "$work/tar.log" "$unpacked/dynapage"; then
+  aws_cli_round_trip "http://127.0.0.1:$port" || failed "the AWS CLI against the tarball's binary"
+else
+  failed "the tarball's binary did not start"
+fi
+
+# --- npm ---------------------------------------------------------------------------------------------------------
+step "npm: npm install ./dynapage-$version.tgz"
+mkdir "$work/npm"
+cp tests/package/js/*.test.js "$work/npm/"
+js_sdk="$repo/tests/sdk/js"
+if ! cmp -s "$js_sdk/package-lock.json" "$js_sdk/node_modules/.dynapage-installed-lock"; then
+  npm ci --prefix "$js_sdk" --ignore-scripts --no-audit --no-fund --loglevel=error
+  cp "$js_sdk/package-lock.json" "$js_sdk/node_modules/.dynapage-installed-lock"
+fi
+if (cd "$work/npm" && echo '{"private": true}' >package.json &&
+    npm install --no-audit --no-fund --loglevel=error "$dist/dynapage-$version.tgz" >/dev/null); then
+  (cd "$work/npm" && NODE_PATH="$js_sdk/node_modules" node --test ./*.test.js) || failed "npm: node --test"
+else
+  failed "npm install of dynapage-$version.tgz"
+fi
+
+# --- the wheel ---------------------------------------------------------------------------------------------------
+wheel=$(ls "$dist"/dynapage-"$version"-*.whl)
+step "wheel: pip install --no-index $(basename "$wheel")"
+# Debian's boto3, pytest and pytest-xdist come from the system's packages; dynapage only from the wheel.
+"$python" -m venv --system-site-packages "$work/venv"
+venv="$work/venv/bin"
+if "$venv/pip" install -q --no-index --disable-pip-version-check "$wheel"; then
+  # The tests in a directory of their own, as a user's project (outside the checkout, whose sources the venv
+  # must not see).
+  mkdir "$work/pytests"
+  cp tests/package/python/*.py "$work/pytests/"
+  pytest=("$venv/python" -m pytest -q --tb=short -p no:cacheprovider --rootdir "$work/pytests" -c /dev/null)
+  (cd "$work/pytests" && "${pytest[@]}" test_api.py) || failed "wheel: the API"
+  isolation() {  # two xdist workers, one test file each, meeting at the rendezvous points
+    local meet
+    meet=$(mktemp -d "$work/meet.XXXXXX")
+    (cd "$work/pytests" && DYNAPAGE_RENDEZVOUS="$meet" "${pytest[@]}" -n 2 --dist loadfile \
+      test_isolation_a.py test_isolation_b.py)
+  }
+  isolation || failed "wheel: isolation with a server per worker"
+  if start_server "$work/shared.log" "$venv/dynapage"; then
+    DYNAPAGE_ENDPOINT="http://127.0.0.1:$port" isolation || failed "wheel: isolation of two workers on one server"
+  else
+    failed "the wheel's dynapage command did not start"
+  fi
+else
+  failed "pip install of $(basename "$wheel")"
+fi
+
+# --- the containers: the .deb and the tarball on a clean Debian 12, and the image ------------------------------
+# shellcheck source=scripts/docker-engine.sh
+source scripts/docker-engine.sh
+if ! ensure_docker_engine; then
+  if [ "${CI:-}" = true ]; then failed "no Docker engine: $DOCKER_ENGINE_PROBLEM"; else
+    step "the .deb and the image SKIPPED: $DOCKER_ENGINE_PROBLEM"; fi
+else
+  bash scripts/docker-base.sh >/dev/null
+  deb="dynapage_${version}_amd64.deb"
+  step "deb: dpkg -i $deb in a clean debian:12"
+  name="dynapage-package-test-$$"
+  containers+=("$name")
+  docker run -d --name "$name" -p 127.0.0.1::8000 -v "$dist:/dist:ro" debian:12 sh -c "
+      dpkg -i /dist/$deb >/tmp/dpkg.log 2>&1 || { cat /tmp/dpkg.log; exit 1; }
+      test -x /usr/bin/dynapage && test -s /usr/share/man/man1/dynapage.1.gz &&
+      test -f /lib/systemd/system/dynapage.service && ! test -e /etc/systemd/system/multi-user.target.wants/dynapage.service &&
+      /usr/bin/dynapage --help | grep -q -- --db-path || { echo 'the .deb installed the wrong files'; exit 1; }
+      exec /usr/bin/dynapage --host 0.0.0.0 --port 8000" >/dev/null
+  deb_port=$(docker port "$name" 8000/tcp | head -1 | sed 's/.*://')
+  for _ in $(seq 1 100); do
+    docker logs "$name" 2>&1 | grep -q 'listening on' && break
+    [ "$(docker inspect -f '{{.State.Running}}' "$name")" = true ] || break
+    sleep 0.1
+  done
+  if docker logs "$name" 2>&1 | grep -q 'listening on'; then
+    aws_cli_round_trip "http://127.0.0.1:$deb_port" || failed "the AWS CLI against the .deb's dynapage"
+  else
+    failed "the .deb's dynapage did not start: $(docker logs "$name" 2>&1 | tail -5)"
+  fi
+
+  step "tarball: tar x and run in a clean debian:12"
+  docker run --rm -v "$dist:/dist:ro" debian:12 sh -c "cd /tmp && tar -xzf /dist/$tarball &&
+      dynapage-$version-linux-x86_64/dynapage --version" | grep -q "^dynapage $version" ||
+    failed "the tarball's binary in a clean debian:12"
+
+  step "image: docker load -i dynapage-$version-image.tar"
+  docker load -q -i "$dist/dynapage-$version-image.tar" >/dev/null
+  DYNAPAGE_IMAGE="dynapage:$version" "$python" -m pytest -q --tb=short -p no:cacheprovider \
+    tests/sdk/python/test_container.py || failed "the image"
+fi
+
+if [ "$status" -eq 0 ]; then step "every artefact installed and served its client"; fi
+exit "$status"
