@@ -22,6 +22,13 @@ int64_t SteadyNanos() {
       .count();
 }
 
+std::string_view Text(const rapidjson::Value& object, const char* member) {
+  if (!object.IsObject()) return {};
+  auto m = object.FindMember(member);
+  if (m == object.MemberEnd() || !m->value.IsString()) return {};
+  return std::string_view(m->value.GetString(), m->value.GetStringLength());
+}
+
 size_t TransactItemCount(const rapidjson::Value& body) {
   auto transact = body.FindMember("TransactItems");
   return transact != body.MemberEnd() && transact->value.IsArray() ? transact->value.Size() : 0;
@@ -288,7 +295,6 @@ bool TestBench::Before(HookedRequest* request, RequestContext* context, WireResp
   if (!faults_on_) return false;
   FaultTarget target;
   target.operation = request->operation;
-  const RequestTargets& targets = request->targets();
   target.tables.assign(targets.tables.begin(), targets.tables.end());
   target.indexes.assign(targets.indexes.begin(), targets.indexes.end());
   target.access_key = AccessKeyOf(request->wire->authorization);

@@ -106,7 +106,7 @@ class TestBench : public RequestHooks {
   // The chaos seed for a request of scope touching tables, if page chaos applies to it.
   std::optional<uint64_t> ChaosSeedFor(const std::string& scope, const std::vector<std::string>& tables);
 
-  // A request the audit makes to count what a chain left (ReplayRequest); nothing without ServeReplays().
+  // A request the audit makes to count what a chain left (ReplayRequest); nothing without Attach().
   std::optional<std::string> Replay(std::string_view operation, const std::string& authorization,
                                     const std::string& body) const;
 
