@@ -95,7 +95,7 @@ class FramingTest : public ::testing::Test {
 };
 
 TEST_F(FramingTest, SmuggledRequestAfterBadFramingNeverRuns) {
-  const std::string start = "POST / HTTP/1.1\r\nHost: x\r\n" + std::string(kRawSignedHeaders) +
+  const std::string start = "POST / HTTP/1.1\r\nHost: localhost\r\n" + std::string(kRawSignedHeaders) +
                             "X-Amz-Target: DynamoDB_20120810.ListTables\r\n";
   ExpectRefusedAndClosed(start + "X-Long: " + std::string(9000, 'a') + "\r\nContent-Length: 2\r\n\r\n{}", 400,
                          "a header over 8 KB");
@@ -105,10 +105,10 @@ TEST_F(FramingTest, SmuggledRequestAfterBadFramingNeverRuns) {
   for (int i = 0; i < 120; i++) many += "X-H" + std::to_string(i) + ": v\r\n";
   ExpectRefusedAndClosed(start + many + "Content-Length: 2\r\n\r\n{}", 400, "over 100 headers");
   ExpectRefusedAndClosed("GARBAGE\r\n\r\n", 400, "a bad request line");
-  ExpectRefusedAndClosed("POST /" + std::string(9000, 'a') + " HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n", 400,
+  ExpectRefusedAndClosed("POST /" + std::string(9000, 'a') + " HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n", 400,
                          "a request line over the limit (400, not 414)");
   ExpectRefusedAndClosed(
-      "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data\r\nContent-Length: 4\r\n"
+      "POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: multipart/form-data\r\nContent-Length: 4\r\n"
       "\r\nabcd",
       400, "multipart without a boundary");
   ExpectRefusedAndClosed(start + "Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400,
@@ -126,7 +126,7 @@ TEST_F(FramingTest, SmuggledRequestAfterBadFramingNeverRuns) {
 
 // Identical repeated Content-Lengths are one length (RFC 9112 §6.3).
 TEST_F(FramingTest, RepeatedIdenticalContentLengthIsAccepted) {
-  HttpResult r = server_.SendRaw("POST / HTTP/1.1\r\nHost: x\r\n" + std::string(kRawSignedHeaders) +
+  HttpResult r = server_.SendRaw("POST / HTTP/1.1\r\nHost: localhost\r\n" + std::string(kRawSignedHeaders) +
                                  "X-Amz-Target: DynamoDB_20120810.ListTables\r\nConnection: close\r\n"
                                  "Content-Length: 2\r\nContent-Length: 2\r\n\r\n{}");
   EXPECT_EQ(200, r.status) << r.Describe();
@@ -134,7 +134,7 @@ TEST_F(FramingTest, RepeatedIdenticalContentLengthIsAccepted) {
 
 // The 413 answer is a DynamoDB error with a JSON body.
 TEST_F(FramingTest, BodyTooLargeIsAJsonError) {
-  HttpResult r = server_.SendRaw("POST / HTTP/1.1\r\nHost: x\r\n" + std::string(kRawSignedHeaders) +
+  HttpResult r = server_.SendRaw("POST / HTTP/1.1\r\nHost: localhost\r\n" + std::string(kRawSignedHeaders) +
                                  "X-Amz-Target: DynamoDB_20120810.ListTables\r\nContent-Length: 16777217\r\n\r\n{}");
   EXPECT_EQ(413, r.status) << r.Describe();
   EXPECT_EQ("RequestEntityTooLargeException", r.ErrorName()) << r.Describe();
@@ -148,7 +148,7 @@ TEST_F(FramingTest, PostWithoutBodyLengthIsAnsweredAtOnce) {
   int fd = ConnectLoopback(server_.port());
   ASSERT_GE(fd, 0);
   auto start = Clock::now();
-  SendAll(fd, "POST / HTTP/1.1\r\nHost: x\r\n" + std::string(kRawSignedHeaders) +
+  SendAll(fd, "POST / HTTP/1.1\r\nHost: localhost\r\n" + std::string(kRawSignedHeaders) +
                   "X-Amz-Target: DynamoDB_20120810.ListTables\r\n\r\n");
   std::string answer;
   char buf[4096];
@@ -178,7 +178,7 @@ TEST(RequestDeadlineTest, BodyThatNeverArrivesTimesOut) {
   int fd = ConnectLoopback(server.port());
   ASSERT_GE(fd, 0);
   auto start = Clock::now();
-  SendAll(fd, "POST / HTTP/1.1\r\nHost: x\r\n" + std::string(kRawSignedHeaders) +
+  SendAll(fd, "POST / HTTP/1.1\r\nHost: localhost\r\n" + std::string(kRawSignedHeaders) +
                   "X-Amz-Target: DynamoDB_20120810.ListTables\r\nContent-Length: 10\r\n\r\n{}");
   Received r = ReadUntilClosed(fd, std::chrono::seconds(10));
   ::close(fd);
@@ -197,7 +197,7 @@ TEST(RequestDeadlineTest, SlowHeaderClientIsDisconnected) {
   int fd = ConnectLoopback(server.port());
   ASSERT_GE(fd, 0);
   auto start = Clock::now();
-  std::string head = "POST / HTTP/1.1\r\nHost: x\r\nX-Slow: " + std::string(200, 'a');
+  std::string head = "POST / HTTP/1.1\r\nHost: localhost\r\nX-Slow: " + std::string(200, 'a');
   bool closed = false;
   for (char c : head) {
     if (::send(fd, &c, 1, MSG_NOSIGNAL) != 1) {

@@ -12,7 +12,7 @@ const char kRawSignedHeaders[] =
     "SignedHeaders=host, Signature=x\r\n";
 
 std::string RawRequest(const std::string& operation, const std::string& body, const std::string& extra_headers) {
-  return "POST / HTTP/1.1\r\nHost: x\r\n" + std::string(kRawSignedHeaders) + "X-Amz-Target: DynamoDB_20120810." +
+  return "POST / HTTP/1.1\r\nHost: localhost\r\n" + std::string(kRawSignedHeaders) + "X-Amz-Target: DynamoDB_20120810." +
          operation + "\r\n" + extra_headers + "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
 }
 

@@ -37,11 +37,11 @@ TEST_F(WireHeadersTest, EveryAnswerHasADate) {
 TEST_F(WireHeadersTest, HealthCheckNamesTheHostItWasReachedAt) {
   HttpRequest get;
   get.method = "GET";
-  get.headers.emplace("Host", "dynapage.test:4567");
+  get.headers.emplace("Host", "dynapage.localhost:4567");
   get.headers.emplace("Accept-Encoding", "identity");
   HttpResult r = server_.Send(get);
   EXPECT_EQ(200, r.status);
-  EXPECT_EQ("healthy: dynapage.test:4567 ", r.body);
+  EXPECT_EQ("healthy: dynapage.localhost:4567 ", r.body);
 }
 
 TEST_F(WireHeadersTest, DescribeEndpointsAnswersThisServer) {
