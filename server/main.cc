@@ -15,11 +15,12 @@
 #include "server/health_check.h"
 #include "server/http/http_server.h"
 #include "server/protocol/database_set.h"
+#include "server/service/service.h"
 
 int main(int argc, char** argv) {
   dynapage::CommandLine options;
-  dynapage::CommandLineOutcome outcome = dynapage::ParseCommandLine(std::vector<std::string>(argv + 1, argv + argc),
-                                                                    &options);
+  dynapage::CommandLineOutcome outcome =
+      dynapage::ParseCommandLine(std::vector<std::string>(argv + 1, argv + argc), &options);
   if (!outcome.run) {
     std::fputs(outcome.output.c_str(), stdout);
     std::fputs(outcome.error.c_str(), stderr);
@@ -53,7 +54,6 @@ int main(int argc, char** argv) {
   dynapage::RaiseOpenFileLimit();
   dynapage::HttpServer server;
   server.set_options(options.http);
-  server.set_test_bench(&bench);
   const std::string& host = options.host;
   int bound = host.empty() ? server.BindLoopback(options.port) : server.Bind(host, options.port);
   if (bound < 0) {
@@ -73,29 +73,24 @@ int main(int argc, char** argv) {
     std::filesystem::permissions(path, std::filesystem::perms::owner_all, std::filesystem::perm_options::replace,
                                  error);
   }
-  // The shared namespace opens its one database now, so that a bad directory is reported at once; the others
-  // open each namespace's on its first request.
-  std::unique_ptr<dynapage::Database> shared;
-  std::unique_ptr<dynapage::DatabaseSet> databases;
-  if (options.namespace_mode == dynapage::NamespaceMode::kShared) {
-    dynapage::Status status = dynapage::Database::Open(options.database, &shared);
-    if (!status.ok()) {
-      std::fprintf(stderr, "dynapage: %s\n", status.message().c_str());
-      return 1;
-    }
-    databases = std::make_unique<dynapage::DatabaseSet>(shared.get());
-  } else {
-    databases = std::make_unique<dynapage::DatabaseSet>(options.namespace_mode, options.database);
-  }
   // Streams and TTL: the clock POST /_dynapage/clock sets (the server's clock), and a TTL sweeper for every
   // database, every --ttl-interval seconds.
   dynapage::OffsetClock clock;
   options.service.settable_clock = &clock;
+  // The shared namespace opens its one database now, so that a bad directory is reported at once; the others
+  // open each namespace's on its first request.
+  std::unique_ptr<dynapage::Service> service;
+  dynapage::Status status =
+      dynapage::Service::Open(options.namespace_mode, options.database, options.service, &bench, &service);
+  if (!status.ok()) {
+    std::fprintf(stderr, "dynapage: %s\n", status.message().c_str());
+    return 1;
+  }
   dynapage::RequestContext sweeper_context;
   sweeper_context.request_id = "ttl-sweeper";
   sweeper_context.caller.region = options.service.region;
   sweeper_context.clock = &clock;
-  databases->StartSweepers(sweeper_context, options.ttl_interval_seconds * 1000);
+  service->StartSweepers(sweeper_context, options.ttl_interval_seconds * 1000);
   std::thread watcher([&server, signals] {
     int sig = 0;
     sigwait(&signals, &sig);
@@ -116,7 +111,7 @@ int main(int argc, char** argv) {
                  static_cast<unsigned long long>(*options.bench.page_chaos_seed));
   }
   std::fflush(stdout);
-  server.Run(databases.get(), options.service);
+  server.Run(service.get());
   // Run() also returns if the listener fails; make sure new requests are turned away, and wake the watcher.
   server.Stop();
   pthread_kill(watcher.native_handle(), SIGTERM);
@@ -124,8 +119,7 @@ int main(int argc, char** argv) {
   server.WaitForRequests();
   // The audit's summary reads what abandoned chains left: before the databases close.
   std::string audit_summary = bench.audit() ? bench.AuditSummary() : "";
-  databases.reset();  // flushes RocksDB
-  shared.reset();
+  service.reset();  // closes the databases: flushes RocksDB
   int exit_status = 0;
   if (bench.audit()) {
     std::fputs(audit_summary.c_str(), stderr);

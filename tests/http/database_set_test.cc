@@ -108,9 +108,10 @@ TEST(NamespaceModeTest, ParsesItsNames) {
 // An HttpServer over a DatabaseSet, and calls signed as any access key and region.
 class NamespacedServer {
  public:
-  explicit NamespacedServer(NamespaceMode mode, const std::string& path = "") : databases_(mode, DatabaseOptions{path}) {
+  explicit NamespacedServer(NamespaceMode mode, const std::string& path = "")
+      : databases_(mode, DatabaseOptions{path}), service_(&databases_, ServiceOptions()) {
     port_ = server_.Bind("127.0.0.1", 0);
-    thread_ = std::thread([this] { server_.Run(&databases_, ServiceOptions()); });
+    thread_ = std::thread([this] { server_.Run(&service_); });
     httplib::Client probe("127.0.0.1", port_);
     for (int i = 0; i < 5000 && !probe.Get("/"); i++) std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
@@ -152,6 +153,7 @@ class NamespacedServer {
 
  private:
   DatabaseSet databases_;
+  Service service_;
   HttpServer server_;
   std::thread thread_;
   int port_ = -1;
@@ -169,8 +171,7 @@ TEST(NamespaceHttpTest, AccessKeyRegionKeepsEachKeyAndRegionApart) {
   // The same name in another namespace is another table.
   EXPECT_EQ("arn:aws:dynamodb:us-east-1:000000000000:table/orders", server.CreateTable("alice", "us-east-1", "orders"));
   int status = 0;
-  rapidjson::Document d =
-      server.Call("bob", "us-west-2", "DescribeTable", R"({"TableName":"orders"})", &status);
+  rapidjson::Document d = server.Call("bob", "us-west-2", "DescribeTable", R"({"TableName":"orders"})", &status);
   EXPECT_EQ(400, status);
   // Tags are looked up in the caller's namespace too.
   d = server.Call("alice", "us-west-2", "ListTagsOfResource",
