@@ -18,7 +18,34 @@ Status StreamNotFound(const std::string& arn) {
 }
 
 // The stream of arn, unless it is unknown or a disabled stream past retention.
+// True if arn has the shape of a stream ARN: "arn:<partition>:dynamodb:<region>:<account>:table/<table>/stream/<label>",
+// every part non-empty.
+bool IsStreamArn(std::string_view arn) {
+  size_t colons[5];
+  size_t from = 0;
+  for (size_t& at : colons) {
+    at = arn.find(':', from);
+    if (at == std::string_view::npos || at == from) return false;
+    from = at + 1;
+  }
+  if (arn.substr(0, colons[0]) != "arn" || arn.substr(colons[1] + 1, colons[2] - colons[1] - 1) != "dynamodb") {
+    return false;
+  }
+  std::string_view resource = arn.substr(colons[4] + 1);
+  size_t stream = resource.find("/stream/");
+  return resource.compare(0, 6, "table/") == 0 && stream != std::string_view::npos && stream > 6 &&
+         stream + 8 < resource.size();
+}
+
+// A StreamArn (or ExclusiveStartStreamArn) without the shape of one: ValidationException, where an ARN of the right
+// shape naming no stream is ResourceNotFoundException.
+Status CheckStreamArn(std::string_view arn) {
+  if (!IsStreamArn(arn)) return Status::Validation("Invalid StreamArn");
+  return Status::OK();
+}
+
 Status FindLiveStream(const Catalog& catalog, const RequestContext& ctx, const std::string& arn, StreamInfo* out) {
+  DP_RETURN_IF_ERROR(CheckStreamArn(arn));
   if (!catalog.streams().FindByArn(arn, out) || out->expired(ctx.clock->NowMillis())) return StreamNotFound(arn);
   return Status::OK();
 }
@@ -97,6 +124,14 @@ bool ListedBefore(std::string_view label_a, std::string_view arn_a, std::string_
 Status ListStreams(const Catalog& catalog, const RequestContext& ctx, const ListStreamsRequest& request,
                    ListStreamsResult* result) {
   const int64_t now = ctx.clock->NowMillis();
+  if (request.exclusive_start_stream_arn) {
+    // The start names a stream this server listed (it may have expired since: its position still holds).
+    StreamInfo start;
+    DP_RETURN_IF_ERROR(CheckStreamArn(*request.exclusive_start_stream_arn));
+    if (!catalog.streams().FindByArn(*request.exclusive_start_stream_arn, &start)) {
+      return StreamNotFound(*request.exclusive_start_stream_arn);
+    }
+  }
   std::vector<StreamInfo> all = catalog.streams().List();
   std::vector<StreamInfo> listed;
   for (StreamInfo& stream : all) {

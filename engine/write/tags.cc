@@ -30,6 +30,23 @@ bool HasArnShape(std::string_view text) {
   return from <= parts.size();
 }
 
+// True for "arn:<partition>:<service>:…" with a service other than dynamodb.
+bool IsOtherServiceArn(std::string_view arn) {
+  if (arn.compare(0, 4, "arn:") != 0) return false;
+  size_t partition_end = arn.find(':', 4);
+  if (partition_end == std::string_view::npos || partition_end == 4) return false;
+  size_t service_end = arn.find(':', partition_end + 1);
+  if (service_end == std::string_view::npos || service_end == partition_end + 1) return false;
+  return arn.substr(partition_end + 1, service_end - partition_end - 1) != "dynamodb";
+}
+
+// IAM's refusal of an operation on a resource it cannot find.
+Status NotAuthorized(const RequestContext& ctx, const char* operation, const std::string& arn) {
+  return Status::Error(ErrorCode::kAccessDenied, "User: arn:aws:iam::" + ctx.caller.account_id +
+                                                     ":root is not authorized to perform: dynamodb:" + operation +
+                                                     " on resource: " + arn);
+}
+
 // The name of the table whose ARN is arn.
 Status FindTableByArn(const Catalog& catalog, const std::string& arn, std::string* name) {
   std::vector<std::string> names;
@@ -76,10 +93,8 @@ Status CheckTagSet(const std::map<std::string, std::string>& tags) {
 
 Status CheckArnShape(const RequestContext& ctx, const char* operation, const std::string& arn) {
   // An empty ARN is the service model's length constraint to refuse (1 to 1,283 characters).
-  if (arn.empty() || HasArnShape(arn)) return Status::OK();
-  return Status::Error(ErrorCode::kAccessDenied, "User: arn:aws:iam::" + ctx.caller.account_id +
-                                                     ":root is not authorized to perform: dynamodb:" + operation +
-                                                     " on resource: " + arn);
+  if (arn.empty() || HasArnShape(arn) || IsOtherServiceArn(arn)) return Status::OK();
+  return NotAuthorized(ctx, operation, arn);
 }
 
 Status TagResource(WritePath& write_path, const RequestContext& ctx, const std::string& arn,
@@ -102,10 +117,11 @@ Status UntagResource(WritePath& write_path, const RequestContext& ctx, const std
   });
 }
 
-Status ListTagsOfResource(const Catalog& catalog, const std::string& arn, std::map<std::string, std::string>* tags) {
+Status ListTagsOfResource(const Catalog& catalog, const RequestContext& ctx, const std::string& arn,
+                          std::map<std::string, std::string>* tags) {
   DP_RETURN_IF_ERROR(CheckArn(arn));
   std::string name;
-  DP_RETURN_IF_ERROR(FindTableByArn(catalog, arn, &name));
+  if (!FindTableByArn(catalog, arn, &name).ok()) return NotAuthorized(ctx, "ListTagsOfResource", arn);
   auto table = catalog.FindTable(name);
   if (!table) return Status::NotFound("Requested resource not found: ResourcArn: " + arn + " not found");
   *tags = table->tags;

@@ -17,6 +17,7 @@ Status HandleListStreams(OperationContext& ctx) {
   ConstraintErrors errors;
   errors.CheckTableName(request.table_name, "tableName", false);
   errors.CheckMin(limit, "limit", 1);
+  errors.CheckMax(limit, "limit", 100);  // the documented upper limit, refused as a constraint (not clamped)
   DP_RETURN_IF_ERROR(errors.ToStatus());
   if (limit) request.limit = *limit;
   ListStreamsResult result;

@@ -18,7 +18,7 @@ Status HandleListTagsOfResource(OperationContext& ctx) {
   CheckModelConstraints("ListTagsOfResource", ctx.request, &errors);
   DP_RETURN_IF_ERROR(errors.ToStatus());
   std::map<std::string, std::string> tags;
-  DP_RETURN_IF_ERROR(ListTagsOfResource(ctx.db.catalog(), *arn, &tags));
+  DP_RETURN_IF_ERROR(ListTagsOfResource(ctx.db.catalog(), ctx.context, *arn, &tags));
   JsonWriter& w = ctx.response;
   w.StartObject();
   w.Key("Tags");

@@ -407,7 +407,10 @@ TEST_F(StreamsTest, ApiErrors) {
             r.Message());
   std::string it = Iterator(server_, arn, "TRIM_HORIZON");
   r = CallStreams(server_, "GetRecords", R"({"ShardIterator":")" + it + R"(","Limit":1001})");
-  EXPECT_EQ("LimitExceededException", r.ErrorName());
+  EXPECT_EQ("ValidationException", r.ErrorName());
+  EXPECT_EQ("1 validation error detected: Value '1001' at 'limit' failed to satisfy constraint: Member must have "
+            "value less than or equal to 1000",
+            r.Message());
   r = CallStreams(server_, "GetRecords", R"({"ShardIterator":")" + it + R"(","Limit":0})");
   EXPECT_EQ("ValidationException", r.ErrorName());
   r = CallStreams(server_, "GetRecords", R"({"ShardIterator":"garbage"})");
@@ -470,6 +473,42 @@ TEST_F(StreamsTest, ClosedShardReadToItsEndHasNoNextIterator) {
   ASSERT_EQ(200, UpdateStream(R"({"StreamEnabled":false})", "tab2").status);
   EXPECT_TRUE(ReadOnce(server_, Iterator(server_, empty, "TRIM_HORIZON"), &next).empty());
   EXPECT_TRUE(next.empty());
+}
+
+// A StreamArn without the shape of a stream ARN is a ValidationException; a well-formed one naming no stream is
+// ResourceNotFoundException (ApiErrors), in every operation that takes one.
+TEST_F(StreamsTest, AMalformedStreamArnIsAValidationError) {
+  CreateWithStream("KEYS_ONLY");
+  for (const std::string arn : {"nope", "arn:aws:dynamodb:us-east-1:000000000000:table/tab",
+                                "arn:aws:s3:us-east-1:000000000000:table/tab/stream/2000-01-01T00:00:00.000"}) {
+    HttpResult r = CallStreams(server_, "DescribeStream", R"({"StreamArn":")" + arn + R"("})");
+    EXPECT_EQ("ValidationException: Invalid StreamArn", r.ErrorName() + ": " + r.Message()) << arn;
+    r = CallStreams(server_, "GetShardIterator",
+                    R"({"StreamArn":")" + arn + R"(","ShardId":"s","ShardIteratorType":"LATEST"})");
+    EXPECT_EQ("ValidationException: Invalid StreamArn", r.ErrorName() + ": " + r.Message()) << arn;
+    r = CallStreams(server_, "ListStreams", R"({"ExclusiveStartStreamArn":")" + arn + R"("})");
+    EXPECT_EQ("ValidationException: Invalid StreamArn", r.ErrorName() + ": " + r.Message()) << arn;
+  }
+}
+
+// ListStreams' ExclusiveStartStreamArn must name a stream: one that names none is ResourceNotFoundException, as
+// DescribeStream answers it, not a position among the streams.
+TEST_F(StreamsTest, AStartStreamArnThatNamesNoStreamIsNotFound) {
+  CreateWithStream("KEYS_ONLY");
+  const std::string unknown = "arn:aws:dynamodb:us-east-1:000000000000:table/tab/stream/2000-01-01T00:00:00.000";
+  HttpResult r = CallStreams(server_, "ListStreams", R"({"ExclusiveStartStreamArn":")" + unknown + R"("})");
+  EXPECT_EQ("ResourceNotFoundException", r.ErrorName()) << r.Describe();
+  EXPECT_EQ("Requested resource not found: Stream: " + unknown + " not found", r.Message());
+}
+
+// ListStreams' Limit is at most 100: more is refused as a constraint, not clamped.
+TEST_F(StreamsTest, ListStreamsRefusesALimitOver100) {
+  HttpResult r = CallStreams(server_, "ListStreams", R"({"Limit":101})");
+  EXPECT_EQ("ValidationException", r.ErrorName());
+  EXPECT_EQ("1 validation error detected: Value '101' at 'limit' failed to satisfy constraint: Member must have "
+            "value less than or equal to 100",
+            r.Message());
+  EXPECT_EQ(200, CallStreams(server_, "ListStreams", R"({"Limit":100})").status);
 }
 
 TEST_F(StreamsTest, ListAndDescribePagination) {

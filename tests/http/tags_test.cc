@@ -43,8 +43,6 @@ TEST_F(TagsTest, TagListUntag) {
 
 TEST_F(TagsTest, Refusals) {
   const std::string unknown = "arn:aws:dynamodb:us-east-1:000000000000:table/nope";
-  EXPECT_EQ("ResourceNotFoundException: Requested resource not found: ResourcArn: " + unknown + " not found",
-            List(unknown));
   HttpResult r = Tag(R"([{"Key":"k","Value":"v"}])", unknown);
   EXPECT_EQ("ResourceNotFoundException", r.ErrorName());
   EXPECT_EQ("ValidationException: Invalid TableArn: Invalid ResourceArn provided as input "
@@ -103,7 +101,26 @@ TEST_F(TagsTest, AnythingButAnArnIsAccessDenied) {
 TEST_F(TagsTest, TagsBelongToTheTableNotItsName) {
   ASSERT_EQ(200, Tag(R"([{"Key":"k","Value":"v"}])").status);
   ASSERT_EQ(200, server_.Call("DeleteTable", R"({"TableName":"items"})").status);
-  EXPECT_EQ("ResourceNotFoundException: Requested resource not found: ResourcArn: " + arn_ + " not found", List());
+  EXPECT_EQ("AccessDeniedException: User: arn:aws:iam::000000000000:root is not authorized to perform: "
+            "dynamodb:ListTagsOfResource on resource: " + arn_,
+            List());
+}
+
+// ListTagsOfResource of a well-formed table ARN that names no table: IAM finds nothing to authorize against.
+TEST_F(TagsTest, ListingTheTagsOfAMissingTableIsAccessDenied) {
+  const std::string unknown = "arn:aws:dynamodb:us-east-1:000000000000:table/nope";
+  EXPECT_EQ("AccessDeniedException: User: arn:aws:iam::000000000000:root is not authorized to perform: "
+            "dynamodb:ListTagsOfResource on resource: " + unknown,
+            List(unknown));
+}
+
+// An ARN of another service is not a table ARN: ValidationException, not AccessDeniedException.
+TEST_F(TagsTest, AnotherServicesArnIsNotATableArn) {
+  for (const std::string arn : {"arn:aws:s3:::bucket", "arn:aws:sns:us-east-1:000000000000:topic"}) {
+    HttpResult r = Tag(R"([{"Key":"k","Value":"v"}])", arn);
+    EXPECT_EQ("ValidationException", r.ErrorName()) << r.Describe();
+    EXPECT_EQ("Invalid TableArn: Invalid ResourceArn provided as input " + arn, r.Message());
+  }
 }
 
 }  // namespace

@@ -10,6 +10,7 @@ import threading
 import time
 
 import boto3
+import botocore.exceptions
 import pytest
 
 from conftest import CREDENTIALS
@@ -204,8 +205,9 @@ def test_errors_parse_as_the_model_declares(dynapage):
         streams.get_records(ShardIterator=iterator)
     with pytest.raises(streams.exceptions.ResourceNotFoundException):
         streams.describe_stream(StreamArn=arn + "0")
-    with pytest.raises(streams.exceptions.LimitExceededException):
+    with pytest.raises(botocore.exceptions.ClientError) as refused:
         streams.get_records(ShardIterator=iterator, Limit=1001)
+    assert refused.value.response["Error"]["Code"] == "ValidationException"
 
 
 def test_ttl_expiry_with_the_clock_advanced(dynapage):
