@@ -9,6 +9,7 @@
 #include "engine/model/attribute_value_json.h"
 #include "engine/model/document_path.h"
 #include "engine/model/number.h"
+#include "engine/model/value_compare.h"
 
 namespace dynapage {
 
@@ -143,6 +144,7 @@ void Unite(AttributeValue* a, const AttributeValue& b) {
   for (const std::string& e : b.set) {
     if (present.insert(e).second) a->set.push_back(e);
   }
+  SortSetMembers(a->type, &a->set);
 }
 
 Status Add(const AddAction& action, const char* wrong_type, AttributeMap* item) {

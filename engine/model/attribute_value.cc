@@ -4,6 +4,7 @@
 
 #include "engine/base/check.h"
 #include "engine/model/number.h"
+#include "engine/model/value_compare.h"
 
 namespace dynapage {
 
@@ -85,6 +86,7 @@ AttributeValue AttributeValue::Set(AttrType set_type, std::vector<std::string> e
   AttributeValue v;
   v.type = set_type;
   v.set = std::move(elements);
+  SortSetMembers(set_type, &v.set);
   return v;
 }
 

@@ -1,5 +1,6 @@
 #include "engine/model/value_compare.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "engine/base/check.h"
@@ -73,6 +74,16 @@ bool SetsEqual(const std::vector<std::string>& a, const std::vector<std::string>
 }
 
 }  // namespace
+
+void SortSetMembers(AttrType set_type, std::vector<std::string>* members) {
+  if (set_type == AttrType::kNS) {
+    std::sort(members->begin(), members->end(),
+              [](const std::string& a, const std::string& b) { return CompareNumbers(a, b) < 0; });
+  } else {
+    // std::string compares its chars as unsigned bytes (char_traits<char>::compare).
+    std::sort(members->begin(), members->end());
+  }
+}
 
 int CompareNumbers(std::string_view a, std::string_view b) {
   if (LooksCanonical(a) && LooksCanonical(b)) {

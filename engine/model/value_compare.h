@@ -28,6 +28,11 @@ int CompareOrdered(const AttributeValue& a, const AttributeValue& b);
 // stored values are always valid, so that is not reachable from requests).
 int CompareNumbers(std::string_view a, std::string_view b);
 
+// Puts the members of a set of set_type (SS, NS, BS) in the order DynamoDB returns them: strings and binaries by
+// their bytes (unsigned), numbers by value. Every write path that builds a set calls it once, so that a set is
+// stored, and returned, in this order (docs/behaviour.md §1).
+void SortSetMembers(AttrType set_type, std::vector<std::string>* members);
+
 // True if the (S or B) bytes of value start with those of prefix.
 inline bool StartsWith(std::string_view value, std::string_view prefix) {
   return value.size() >= prefix.size() && value.compare(0, prefix.size(), prefix) == 0;
