@@ -27,6 +27,9 @@ const char kUsage[] =
     "                       key and region, as DynamoDB Local), region, or shared (one for everybody)\n"
     "  --max-page-bytes N   Query/Scan page size limit in bytes (default 1048576, DynamoDB's 1 MB);\n"
     "                       lower it to exercise pagination with little test data\n"
+    "  --messages PIN       answer every request in one region's error wording (a region name, e.g.\n"
+    "                       us-east-1 or eu-west-1), or 'legacy' (every split legacy); default: each request\n"
+    "                       in its own SigV4 region's wording, us-east-1's for unknown or unsigned regions\n"
     "  --transient-status-delay MS\n"
     "                       new tables and indexes stay CREATING, deleted tables DELETING, for MS ms\n"
     "  --max-connections N  answer 503 and close connections beyond N open ones (default: the open-file\n"
@@ -171,6 +174,13 @@ const Flag kFlags[] = {
        long long bytes = 0;
        if (!ParseNumber(value, 1, 1LL << 40, &bytes)) return "needs a positive number of bytes";
        state->out->service.max_page_bytes = static_cast<uint64_t>(bytes);
+       return "";
+     }},
+    {"--messages", true, false,
+     [](const std::string& value, ParseState* state) -> std::string {
+       MessageCohorts pinned;
+       if (!ParseMessagesPin(value, &pinned)) return "needs a region of docs/behaviour.md's cohort table, or legacy";
+       state->out->service.messages_pin = pinned;
        return "";
      }},
     {"--transient-status-delay", true, false,

@@ -26,6 +26,9 @@ inline constexpr char kInvalidStartKeyPrefix[] = "The provided starting key is i
 // ResourceNotFoundException of data-plane operations.
 inline constexpr char kResourceNotFound[] = "Requested resource not found";
 
+// A number DynamoDB cannot read (followed by ": <the text>" for most texts).
+inline constexpr char kNotNumeric[] = "The parameter cannot be converted to a numeric value";
+
 // An item, key or value whose L and M nest deeper than 32 levels (kMaxNestingDepth; docs/behaviour.md §8.7).
 inline constexpr char kNestingTooDeep[] =
     "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit";
@@ -51,9 +54,11 @@ inline bool IsEmptySetError(ErrorDetail d) {
   return d == ErrorDetail::kEmptyStringSet || d == ErrorDetail::kEmptyNumberSet || d == ErrorDetail::kEmptyBinarySet;
 }
 
-// status with its message prefixed by prefix, keeping its code and detail. REQUIRES: !status.ok().
+// status with its message prefixed by prefix, keeping its code and detail (and its cohort envelope mark).
+// REQUIRES: !status.ok().
 inline Status WithMessagePrefix(const char* prefix, const Status& status) {
-  return Status::Error(status.code(), prefix + status.message()).WithDetail(status.detail());
+  Status prefixed = Status::Error(status.code(), prefix + status.message()).WithDetail(status.detail());
+  return status.cohort_envelope() ? std::move(prefixed).WithCohortEnvelope() : prefixed;
 }
 
 }  // namespace dynapage

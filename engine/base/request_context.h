@@ -16,6 +16,7 @@
 #include <string_view>
 
 #include "engine/base/clock.h"
+#include "engine/base/message_cohorts.h"
 #include "engine/base/request_policies.h"
 
 namespace dynapage {
@@ -49,6 +50,8 @@ struct RequestContext {
   // x-amzn-RequestId of the response: a view of the id the HTTP layer made, which outlives the request.
   std::string_view request_id;
   Caller caller;
+  // The wording of the errors that DynamoDB's regions word differently: the caller's region's, or a --messages pin.
+  MessageCohorts cohorts;
   const Clock* clock = SystemClock::Get();  // never null
   // Query and Scan stop a page once this many bytes of items have been read (--max-page-bytes lowers it).
   uint64_t max_page_bytes = kDynamoDbPageBytes;

@@ -47,6 +47,8 @@ enum class ErrorDetail {
   kEmptyBinarySet,             // {"BS": []}
   kEmptyKeyValue,              // an empty string or binary as a table key value
   kEmptyIndexKeyValue,         // an empty string or binary as a secondary index key value
+  kBaseScanStartKeyNotSchema,  // a Scan's ExclusiveStartKey that does not fit the table's key (worded by cohort)
+  kSpecificAttributesWithoutProjection,  // Select SPECIFIC_ATTRIBUTES with nothing to project (Scan: by cohort)
 };
 
 class Status {
@@ -70,10 +72,19 @@ class Status {
     return std::move(*this);
   }
 
+  // This status marked as one of DynamoDB's own (bespoke) messages, which the current validation framework prefixes
+  // with "1 validation error detected: " and the legacy one does not: the server words it for the request's cohort
+  // (InCohortWording, engine/base/message_cohorts.h). REQUIRES: !ok().
+  Status WithCohortEnvelope() && {
+    cohort_envelope_ = true;
+    return std::move(*this);
+  }
+
   bool ok() const { return code_ == ErrorCode::kOk; }
   ErrorCode code() const { return code_; }
   const std::string& message() const { return message_; }
   ErrorDetail detail() const { return detail_; }
+  bool cohort_envelope() const { return cohort_envelope_; }
 
  private:
   Status(ErrorCode code, std::string msg) : code_(code), message_(std::move(msg)) {}
@@ -81,6 +92,7 @@ class Status {
   ErrorCode code_ = ErrorCode::kOk;
   std::string message_;
   ErrorDetail detail_ = ErrorDetail::kNone;
+  bool cohort_envelope_ = false;
 };
 
 // Evaluates an expression yielding a Status and returns it from the enclosing function if it is not OK.

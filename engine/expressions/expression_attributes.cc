@@ -46,17 +46,14 @@ const AttributeValue* ExpressionAttributes::ResolveValue(std::string_view placeh
   return &it->second;
 }
 
-Status ExpressionAttributes::CheckAllUsed(bool validation_prefix) const {
-  const char* prefix = validation_prefix ? kValidationEnvelope : "";
+Status ExpressionAttributes::CheckAllUsed() const {
   std::string keys = UnusedKeys(names_, used_names_);
   if (!keys.empty()) {
-    return Status::Validation(std::string(prefix) +
-                              "Value provided in ExpressionAttributeNames unused in expressions: keys: {" + keys + "}");
+    return Status::Validation("Value provided in ExpressionAttributeNames unused in expressions: keys: {" + keys + "}");
   }
   keys = UnusedKeys(values_, used_values_);
   if (!keys.empty()) {
-    return Status::Validation(std::string(prefix) +
-                              "Value provided in ExpressionAttributeValues unused in expressions: keys: {" + keys +
+    return Status::Validation("Value provided in ExpressionAttributeValues unused in expressions: keys: {" + keys +
                               "}");
   }
   return Status::OK();

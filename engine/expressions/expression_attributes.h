@@ -38,9 +38,8 @@ class ExpressionAttributes {
 
   // After every expression of the request has been parsed: an error naming the placeholders no expression used
   // ("Value provided in ExpressionAttributeNames unused in expressions: keys: {#a, #b}"), names before values.
-  // PutItem/UpdateItem/DeleteItem pass validation_prefix=true to get DynamoDB's "1 validation error detected: "
-  // in front; Query/Scan/GetItem/BatchGetItem pass false.
-  Status CheckAllUsed(bool validation_prefix) const;
+  // (The writes mark it for the cohort envelope: PrepareWriteExpressions.)
+  Status CheckAllUsed() const;
 
   // Request-level checks of the maps themselves, done before any expression is parsed:
   //   "ExpressionAttributeNames must not be empty"

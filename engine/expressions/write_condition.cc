@@ -6,6 +6,7 @@
 #include "engine/expressions/expression_ast.h"
 #include "engine/expressions/expression_attributes.h"
 #include "engine/expressions/expression_parser.h"
+#include "engine/model/attribute_value_json.h"
 
 namespace dynapage {
 
@@ -35,9 +36,23 @@ Status WriteCondition::Check(const AttributeMap* current) const {
   return Status::OK();
 }
 
-Status PrepareWriteExpressions(const ExpressionInputs& inputs, bool is_update,
-                               const std::optional<std::string>& update_expression, bool has_attribute_updates,
-                               WriteCondition* condition, UpdateExpr* update) {
+namespace {
+// True if value nests at least levels L/M levels (a map holding a map: 2). Decoding has bounded the depth.
+bool NestsAtLeast(const AttributeValue& value, int levels) {
+  if (value.type != AttrType::kL && value.type != AttrType::kM) return levels <= 0;
+  if (levels <= 1) return true;
+  for (const AttributeValue& element : value.list) {
+    if (NestsAtLeast(element, levels - 1)) return true;
+  }
+  for (const auto& [name, element] : value.map) {
+    if (NestsAtLeast(element, levels - 1)) return true;
+  }
+  return false;
+}
+
+Status PrepareExpressions(const ExpressionInputs& inputs, bool is_update,
+                          const std::optional<std::string>& update_expression, bool has_attribute_updates,
+                          WriteCondition* condition, UpdateExpr* update) {
   std::vector<std::string> legacy, modern;
   if (has_attribute_updates) legacy.push_back("AttributeUpdates");
   if (condition->expected) legacy.push_back("Expected");
@@ -65,7 +80,25 @@ Status PrepareWriteExpressions(const ExpressionInputs& inputs, bool is_update,
   if (update_expression) DP_RETURN_IF_ERROR(ParseUpdate(*update_expression, &attrs, update));
   // With Expected there are no placeholders (step 2), so converting it before the unused check is in order.
   DP_RETURN_IF_ERROR(condition->Prepare(&attrs));
-  return attrs.CheckAllUsed(true);
+  return attrs.CheckAllUsed();
+}
+}  // namespace
+
+Status CheckExpressionValueNesting(const ExpressionInputs& inputs) {
+  if (!inputs.values) return Status::OK();
+  for (const auto& [placeholder, value] : *inputs.values) {
+    if (NestsAtLeast(value, kMaxNestingDepth)) return Status::Validation(kNestingTooDeep).WithCohortEnvelope();
+  }
+  return Status::OK();
+}
+
+Status PrepareWriteExpressions(const ExpressionInputs& inputs, bool is_update,
+                               const std::optional<std::string>& update_expression, bool has_attribute_updates,
+                               WriteCondition* condition, UpdateExpr* update) {
+  Status s = PrepareExpressions(inputs, is_update, update_expression, has_attribute_updates, condition, update);
+  // Every refusal here is one of DynamoDB's own messages, which its current validation framework envelopes.
+  if (!s.ok() && s.code() == ErrorCode::kValidation) return std::move(s).WithCohortEnvelope();
+  return s;
 }
 
 }  // namespace dynapage

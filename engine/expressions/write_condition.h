@@ -61,13 +61,18 @@ struct WriteCondition {
 //      using expressions"; "ExpressionAttributeValues can only be specified when using expressions:
 //      ConditionExpression is null" (UpdateItem: "UpdateExpression and ConditionExpression are null")
 //   3. the maps themselves (empty, bad keys); 4. parsing, UpdateExpression first ("Invalid UpdateExpression:
-//      …", "Invalid ConditionExpression: …"); 5. unused placeholders, with the "1 validation error detected: "
-//      prefix; 6. Expected.
+//      …", "Invalid ConditionExpression: …"); 5. unused placeholders; 6. Expected.
+// Every ValidationException it returns is marked WithCohortEnvelope() (engine/base/message_cohorts.h).
 // is_update selects UpdateItem's rules; then update_expression/has_attribute_updates describe the request and
 // *update receives the parsed UpdateExpression (left empty without one).
 Status PrepareWriteExpressions(const ExpressionInputs& inputs, bool is_update,
                                const std::optional<std::string>& update_expression, bool has_attribute_updates,
                                WriteCondition* condition, UpdateExpr* update);
+
+// The current validation framework's nesting limit on the ExpressionAttributeValues of a write: a value of 32 or
+// more nested L/M levels is refused (kNestingTooDeep, marked WithCohortEnvelope()) before any condition is
+// evaluated. The legacy framework has no such check (an item still may not nest deeper than kMaxNestingDepth).
+Status CheckExpressionValueNesting(const ExpressionInputs& inputs);
 
 }  // namespace dynapage
 

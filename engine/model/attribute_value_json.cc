@@ -7,6 +7,7 @@
 #include "engine/base/messages.h"
 #include "engine/model/json_types.h"
 #include "engine/model/number.h"
+#include "engine/model/value_compare.h"
 
 namespace dynapage {
 
@@ -56,11 +57,14 @@ Status TypeCheck(const rapidjson::Value& json, int depth) {
   return Status::OK();
 }
 
+// A set's members as DynamoDB quotes them in a duplicates message: ["a", "a"] (SS), ["AQ==","AQ=="] (BS, base64).
 std::string JoinForMessage(const std::vector<std::string>& elements, bool base64) {
   std::string out = "[";
   for (size_t i = 0; i < elements.size(); i++) {
-    if (i) out += ", ";
+    if (i) out += base64 ? "," : ", ";
+    out += '"';
     out += base64 ? Base64Encode(elements[i]) : elements[i];
+    out += '"';
   }
   return out + "]";
 }
@@ -131,6 +135,8 @@ Status Build(const rapidjson::Value& json, int depth, AttributeValue* out) {
         for (const auto& e : v.GetArray()) {
           if (e.IsNull()) continue;
           if (type == AttrType::kNS) {
+            // An empty member is echoed after ": " (an empty N is not, dialects.md §2.7).
+            if (e.GetStringLength() == 0) return Status::Validation(std::string(kNotNumeric) + ": ");
             DP_RETURN_IF_ERROR(Decimal::Canonicalize(View(e), &elements.emplace_back()));
           } else if (type == AttrType::kBS) {
             std::string bytes;
@@ -161,6 +167,7 @@ Status Build(const rapidjson::Value& json, int depth, AttributeValue* out) {
           return Status::Validation(std::string(kInvalidParameterPrefix) + "Input collection " +
                                     JoinForMessage(elements, true) + "of type BS contains duplicates.");
         }
+        SortSetMembers(type, &elements);
         out->type = type;
         out->set = std::move(elements);
         break;

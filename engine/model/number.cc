@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "engine/base/messages.h"
+
 namespace dynapage {
 
 namespace {
@@ -12,7 +14,6 @@ constexpr int kMaxExponent = 125;
 constexpr int kMinExponent = -130;
 constexpr size_t kMaxDigits = 38;
 
-const char kNotNumeric[] = "The parameter cannot be converted to a numeric value";
 const char kOverflow[] = "Number overflow. Attempting to store a number with magnitude larger than supported range";
 const char kUnderflow[] = "Number underflow. Attempting to store a number with magnitude smaller than supported range";
 const char kTooManyDigits[] = "Attempting to store more than 38 significant digits in a Number";

@@ -28,7 +28,7 @@ Status PrepareItemProjection(const std::optional<std::string>& projection_expres
   if (projection_expression) {
     ExpressionAttributes attrs(names, nullptr);
     DP_RETURN_IF_ERROR(ParseProjection(*projection_expression, &attrs, &paths));
-    DP_RETURN_IF_ERROR(attrs.CheckAllUsed(false));
+    DP_RETURN_IF_ERROR(attrs.CheckAllUsed());
   } else if (attributes_to_get) {
     std::set<std::string> seen;
     for (const auto& a : *attributes_to_get) {

@@ -26,7 +26,8 @@ Status CheckSelect(const ReadRequest& r, ReadKind kind) {
   bool has_attributes = r.attributes_to_get.has_value();
   if (select == "SPECIFIC_ATTRIBUTES" && !has_projection && !has_attributes) {
     return Status::Validation(
-        prefix + "Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES");
+               prefix + "Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES")
+        .WithDetail(ErrorDetail::kSpecificAttributesWithoutProjection);
   }
   if (select != "SPECIFIC_ATTRIBUTES" && (has_projection || has_attributes)) {
     std::string what = select == "COUNT" ? "only the Count" : select;
@@ -119,7 +120,7 @@ Status PrepareRead(const Catalog& catalog, const ReadRequest& r, ReadKind kind,
     DP_RETURN_IF_ERROR(ParseProjection(*r.projection_expression, &attrs, &plan->projection));
     plan->has_projection = true;
   }
-  DP_RETURN_IF_ERROR(attrs.CheckAllUsed(false));
+  DP_RETURN_IF_ERROR(attrs.CheckAllUsed());
   if (key_conditions && *key_conditions) {
     plan->key_condition.emplace();
     DP_RETURN_IF_ERROR(ParseLegacyKeyConditions(**key_conditions, &*plan->key_condition));
@@ -148,11 +149,19 @@ Status PrepareRead(const Catalog& catalog, const ReadRequest& r, ReadKind kind,
     if (plan->index->projection != ProjectionType::kAll) {
       if (plan->index->global) {
         // A GSI cannot fetch from the table: asking for what it does not hold is an error, not an empty item.
+        // DynamoDB lists the attributes in brackets ("does not project [a]"); several are listed in expression order.
+        std::vector<std::string_view> missing;
         for (const auto& p : plan->projection) {
-          if (!p.empty() && !p[0].is_index && !plan->index->Projects(p[0].name, plan->table->key)) {
-            return Status::Validation(std::string(kInvalidParameterPrefix) + "Global secondary index " +
-                                      plan->index->name + " does not project the attribute " + p[0].name);
+          if (!p.empty() && !p[0].is_index && !plan->index->Projects(p[0].name, plan->table->key) &&
+              std::find(missing.begin(), missing.end(), p[0].name) == missing.end()) {
+            missing.push_back(p[0].name);
           }
+        }
+        if (!missing.empty()) {
+          std::string names;
+          for (std::string_view name : missing) names.append(names.empty() ? "" : ", ").append(name);
+          return Status::Validation(std::string(kInvalidParameterPrefix) + "Global secondary index " +
+                                    plan->index->name + " does not project [" + names + "]");
         }
       } else {
         bool outside = all_attributes;

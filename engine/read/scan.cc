@@ -1,5 +1,6 @@
 #include "engine/read/scan.h"
 
+#include "engine/base/message_cohorts.h"
 #include "engine/base/messages.h"
 #include "engine/read/read_plan.h"
 #include "engine/storage/key_codec.h"
@@ -7,7 +8,7 @@
 namespace dynapage {
 
 namespace {
-Status CheckSegments(const ScanRequest& r) {
+Status CheckSegments(const ScanRequest& r, const MessageCohorts& cohorts) {
   if (r.segment && !r.total_segments) {
     return Status::Validation(
         "The TotalSegments parameter is required but was not present in the request when Segment parameter is present");
@@ -17,19 +18,31 @@ Status CheckSegments(const ScanRequest& r) {
         "The Segment parameter is required but was not present in the request when parameter TotalSegments is present");
   }
   if (r.segment && *r.segment >= *r.total_segments) {
-    return Status::Validation(
-        "The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: " +
-        std::to_string(*r.segment) + " is not less than TotalSegments: " + std::to_string(*r.total_segments));
+    return Status::Validation(CohortText(cohorts, CohortTextId::kScanSegmentNotLess, std::to_string(*r.segment),
+                                         std::to_string(*r.total_segments)));
   }
   return Status::OK();
+}
+
+// The errors of the shared read checks that Scan's cohorts word their own way.
+Status InScanCohortWording(const MessageCohorts& cohorts, Status status) {
+  switch (status.detail()) {
+    case ErrorDetail::kBaseScanStartKeyNotSchema:
+      return Status::Validation(CohortText(cohorts, CohortTextId::kScanStartKeyNotSchema));
+    case ErrorDetail::kSpecificAttributesWithoutProjection:
+      return Status::Validation(CohortText(cohorts, CohortTextId::kScanSpecificAttributes));
+    default:
+      return status;
+  }
 }
 }  // namespace
 
 Status Scan(const Catalog& catalog, const RequestContext& ctx, const ScanRequest& request, ItemSink* sink,
             ReadResult* result) {
-  DP_RETURN_IF_ERROR(CheckSegments(request));
+  DP_RETURN_IF_ERROR(CheckSegments(request, ctx.cohorts));
   ReadPlan plan;
-  DP_RETURN_IF_ERROR(PrepareRead(catalog, request, ReadKind::kScan, nullptr, nullptr, &plan));
+  Status prepared = PrepareRead(catalog, request, ReadKind::kScan, nullptr, nullptr, &plan);
+  if (!prepared.ok()) return InScanCohortWording(ctx.cohorts, std::move(prepared));
   uint32_t keyspace = plan.index ? plan.index->keyspace : plan.table->keyspace;
 
   PageSpec spec;

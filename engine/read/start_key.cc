@@ -12,6 +12,11 @@ const char kNoMatch[] = "The provided key element does not match the schema";
 
 std::string InvalidNoMatch() { return std::string(kInvalidStartKey) + ": " + kNoMatch; }
 
+// A base-table Scan's start key that does not fit the key schema: its wording is the Scan cohort's (Scan words it).
+Status BaseScanNoMatch() {
+  return Status::Validation(InvalidNoMatch()).WithDetail(ErrorDetail::kBaseScanStartKeyNotSchema);
+}
+
 const AttributeValue* Find(const AttributeMap& m, const std::string& name) {
   auto it = m.find(name);
   return it == m.end() ? nullptr : &it->second;
@@ -36,7 +41,7 @@ Status ValidateStartKey(const TableDefinition& table, const IndexDefinition* ind
   }
   // Scan of a base table words every shape error the same way; the other reads distinguish them.
   const bool base_scan = kind == ReadKind::kScan && !index;
-  if (start_key.size() != expected) return Status::Validation(base_scan ? InvalidNoMatch() : kInvalidStartKey);
+  if (start_key.size() != expected) return base_scan ? BaseScanNoMatch() : Status::Validation(kInvalidStartKey);
   for (const KeyAttribute* k : index_keys) {
     if (!k) continue;
     const AttributeValue* v = Find(start_key, k->name);
@@ -48,10 +53,11 @@ Status ValidateStartKey(const TableDefinition& table, const IndexDefinition* ind
     const AttributeValue* v = Find(start_key, k->name);
     if (!v) {
       if (index) return Status::Validation(InvalidNoMatch());
-      return Status::Validation(base_scan ? InvalidNoMatch() : kInvalidStartKey);
+      return base_scan ? BaseScanNoMatch() : Status::Validation(kInvalidStartKey);
     }
     if (v->type != k->type) {
-      if (index || base_scan) return Status::Validation(InvalidNoMatch());
+      if (base_scan) return BaseScanNoMatch();
+      if (index) return Status::Validation(InvalidNoMatch());
       return Status::Validation(kNoMatch);
     }
   }

@@ -93,7 +93,8 @@ bool CancellationReasons(const std::vector<TransactWriteAction>& actions, const 
 }
 
 // The checks of an action's key (a Put's item keys) that DynamoDB reports as that action's ValidationError
-// cancellation reason, not as an error of the request. A missing table is left to PrepareAction.
+// cancellation reason, not as an error of the request, except an empty key value (kEmptyKeyValue), which
+// fails the request. A missing table is left to PrepareAction.
 Status CheckActionKey(const Catalog& catalog, const TransactWriteAction& a) {
   auto table = catalog.FindTable(a.table_name);
   if (!table) return Status::OK();
@@ -148,6 +149,8 @@ Status TransactWriteItems(WritePath& write_path, const RequestContext& ctx, cons
   bool any_invalid_key = false;
   for (size_t i = 0; i < actions.size(); i++) {
     invalid_keys[i] = CheckActionKey(write_path.catalog(), actions[i]);
+    // An empty string or binary key value fails the whole request up front, as in the single-item operations.
+    if (invalid_keys[i].detail() == ErrorDetail::kEmptyKeyValue) return invalid_keys[i];
     if (!invalid_keys[i].ok()) {
       any_invalid_key = true;
       continue;

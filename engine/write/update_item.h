@@ -45,9 +45,11 @@ Status UpdateItem(WritePath& write_path, const RequestContext& ctx, const Update
                   WriteItemResult* result);
 
 // The part of UpdateItem that TransactWriteItems shares (see PreparePutItem). *targets receives the paths the
-// update targets (for UPDATED_OLD/UPDATED_NEW). REQUIRES: request outlives *write.
+// update targets (for UPDATED_OLD/UPDATED_NEW). statement_sized applies the current validation framework's size
+// rule of a standalone UpdateItem (UpdateStatementCost); otherwise the finished item is checked against 400 KB.
+// REQUIRES: request outlives *write.
 Status PrepareUpdateItem(WritePath& write_path, const UpdateItemRequest& request, ItemWrite* write,
-                         std::vector<DocumentPath>* targets);
+                         std::vector<DocumentPath>* targets, bool statement_sized = false);
 
 }  // namespace dynapage
 

@@ -92,7 +92,7 @@ Status HandleBatchGetItem(OperationContext& ctx) {
   }
   if (!items) errors.AddNull("requestItems");
   else if (items->MemberCount() == 0) {
-    return Status::Validation("The requestItems parameter is required for BatchGetItem");
+    return Status::Validation(CohortText(ctx.context.cohorts, CohortTextId::kBatchGetEmpty));
   }
   errors.CheckEnum(capacity, "returnConsumedCapacity", kReturnConsumedCapacityValues);
   DP_RETURN_IF_ERROR(errors.ToStatus());

@@ -110,7 +110,7 @@ Status HandleBatchWriteItem(OperationContext& ctx) {
   if (!items)
     errors.AddNull("requestItems");
   else if (items->MemberCount() == 0) {
-    return Status::Validation("The requestItems parameter is required for BatchWriteItem");
+    return Status::Validation(CohortText(ctx.context.cohorts, CohortTextId::kBatchWriteEmpty));
   }
   errors.CheckEnum(capacity, "returnConsumedCapacity", kReturnConsumedCapacityValues);
   errors.CheckEnum(metrics, "returnItemCollectionMetrics", kReturnItemCollectionMetricsValues);

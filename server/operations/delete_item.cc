@@ -16,9 +16,9 @@ Status HandleDeleteItem(OperationContext& ctx) {
   DP_RETURN_IF_ERROR(ReadWriteItemMembers(r, &members, &request.condition, &request.expression_inputs));
 
   ConstraintErrors errors;
-  errors.CheckTableNameOrArn(table_name, "tableName");
+  errors.CheckItemTableName(table_name);
   if (!key) errors.AddNull("key");
-  CheckWriteItemMembers(members, request.condition, &errors);
+  CheckWriteItemMembers(members, request.condition, false, &errors);
   DP_RETURN_IF_ERROR(errors.ToStatus());
 
   request.table_name = *table_name;

@@ -20,7 +20,7 @@ Status HandleGetItem(OperationContext& ctx) {
   DP_RETURN_IF_ERROR(r.GetExpressionInputs(&request.expression_inputs));
 
   ConstraintErrors errors;
-  errors.CheckTableNameOrArn(table_name, "tableName");
+  errors.CheckItemTableName(table_name);
   if (!key) errors.AddNull("key");
   if (request.attributes_to_get && request.attributes_to_get->empty()) {
     errors.Add("[]", "attributesToGet", "Member must have length greater than or equal to 1");

@@ -33,11 +33,12 @@ Status ReadWriteItemMembers(const RequestReader& r, WriteItemMembers* members, W
   return r.GetExpressionInputs(inputs);
 }
 
-void CheckWriteItemMembers(const WriteItemMembers& members, const WriteCondition& condition, ConstraintErrors* errors) {
+void CheckWriteItemMembers(const WriteItemMembers& members, const WriteCondition& condition, bool is_update,
+                           ConstraintErrors* errors) {
   errors->CheckEnum(members.return_consumed_capacity, "returnConsumedCapacity", kReturnConsumedCapacityValues);
+  errors->CheckReturnValues(members.return_values, is_update);
   errors->CheckEnum(members.return_item_collection_metrics, "returnItemCollectionMetrics",
                     kReturnItemCollectionMetricsValues);
-  errors->CheckEnum(members.return_values, "returnValues", kReturnValuesValues);
   errors->CheckEnum(members.return_on_failure, "returnValuesOnConditionCheckFailure", {"ALL_OLD", "NONE"});
   errors->CheckEnum(condition.conditional_operator, "conditionalOperator", {"AND", "OR"});
 }

@@ -33,7 +33,9 @@ Status ReadWriteItemMembers(const RequestReader& r, WriteItemMembers* members, W
                             ExpressionInputs* inputs);
 
 // Adds the enum violations of those members.
-void CheckWriteItemMembers(const WriteItemMembers& members, const WriteCondition& condition, ConstraintErrors* errors);
+// is_update: UpdateItem, which reports an invalid ReturnValues alone.
+void CheckWriteItemMembers(const WriteItemMembers& members, const WriteCondition& condition, bool is_update,
+                           ConstraintErrors* errors);
 
 ReturnValues ParseReturnValues(const std::optional<std::string>& value);
 

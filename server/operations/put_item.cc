@@ -15,16 +15,17 @@ Status HandlePutItem(OperationContext& ctx) {
   DP_RETURN_IF_ERROR(r.GetString("TableName", &table_name));
   Status item_status = r.GetAttributeMap("Item", &item);
   if (!item_status.ok()) {
-    // PutItem reports an empty set with the newer envelope (docs/behaviour.md §8.7).
-    if (IsEmptySetError(item_status.detail())) return WithMessagePrefix(kValidationEnvelope, item_status);
+    // PutItem's refusals of an Item value are DynamoDB's own messages, enveloped by its current validation framework
+    // (docs/behaviour.md "Regions and message cohorts").
+    if (item_status.code() == ErrorCode::kValidation) return std::move(item_status).WithCohortEnvelope();
     return item_status;
   }
   DP_RETURN_IF_ERROR(ReadWriteItemMembers(r, &members, &request.condition, &request.expression_inputs));
 
   ConstraintErrors errors;
-  errors.CheckTableNameOrArn(table_name, "tableName");
+  errors.CheckItemTableName(table_name);
   if (!item) errors.AddNull("item");
-  CheckWriteItemMembers(members, request.condition, &errors);
+  CheckWriteItemMembers(members, request.condition, false, &errors);
   DP_RETURN_IF_ERROR(errors.ToStatus());
 
   request.table_name = *table_name;

@@ -16,7 +16,7 @@ Status HandleQuery(OperationContext& ctx) {
   DP_RETURN_IF_ERROR(r.GetString("KeyConditionExpression", &request.key_condition_expression));
   DP_RETURN_IF_ERROR(r.GetLegacyConditions("KeyConditions", &request.key_conditions));
   DP_RETURN_IF_ERROR(r.GetBoolean("ScanIndexForward", &forward));
-  DP_RETURN_IF_ERROR(ReadCommonReadMembers(r, "QueryFilter", &request, &capacity, &errors));
+  DP_RETURN_IF_ERROR(ReadCommonReadMembers(r, "QueryFilter", nullptr, &request, &capacity, &errors));
   DP_RETURN_IF_ERROR(errors.ToStatus());
   request.scan_index_forward = forward.value_or(true);
   return WriteReadResponse(ctx, request, ParseCapacityDetail(capacity), [&](ItemSink* sink, ReadResult* result) {

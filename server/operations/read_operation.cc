@@ -14,8 +14,8 @@ constexpr size_t kItemsReserveBytes = 16 * 1024;
 void ResponseSink::AddJson(std::string_view json) { w_->RawJson(json, rapidjson::kObjectType); }
 void ResponseSink::AddItem(const AttributeMap& item) { WriteAttributeMap(item, w_); }
 
-Status ReadCommonReadMembers(const RequestReader& r, const char* filter_member, ReadRequest* request,
-                             std::optional<std::string>* capacity, ConstraintErrors* errors) {
+Status ReadCommonReadMembers(const RequestReader& r, const char* filter_member, const MessageCohorts* scan_cohorts,
+                             ReadRequest* request, std::optional<std::string>* capacity, ConstraintErrors* errors) {
   std::optional<std::string> table_name;
   std::optional<bool> consistent;
   DP_RETURN_IF_ERROR(r.GetString("TableName", &table_name));
@@ -38,13 +38,17 @@ Status ReadCommonReadMembers(const RequestReader& r, const char* filter_member, 
     return s;
   }
 
-  errors->CheckTableNameOrArn(table_name, "tableName");
+  errors->CheckItemTableName(table_name);
   if (request->index_name) errors->CheckTableName(request->index_name, "indexName", false);
   if (request->attributes_to_get && request->attributes_to_get->empty()) {
     errors->Add("[]", "attributesToGet", "Member must have length greater than or equal to 1");
   }
   if (request->limit && *request->limit < 1) {
-    errors->AddUnechoed("Limit", "Member must have value greater than or equal to 1");
+    if (scan_cohorts) {
+      errors->AddRaw(CohortText(*scan_cohorts, CohortTextId::kScanLimitBelowOne, std::to_string(*request->limit)));
+    } else {
+      errors->AddUnechoed("Limit", "Member must have value greater than or equal to 1");
+    }
   }
   errors->CheckEnum(request->select, "select",
                     {"SPECIFIC_ATTRIBUTES", "COUNT", "ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES"});

@@ -14,8 +14,10 @@ Status HandleScan(OperationContext& ctx) {
   ConstraintErrors errors;
   DP_RETURN_IF_ERROR(r.GetInteger("Segment", &request.segment));
   DP_RETURN_IF_ERROR(r.GetInteger("TotalSegments", &request.total_segments));
-  DP_RETURN_IF_ERROR(ReadCommonReadMembers(r, "ScanFilter", &request, &capacity, &errors));
-  errors.CheckMin(request.segment, "segment", 0);
+  DP_RETURN_IF_ERROR(ReadCommonReadMembers(r, "ScanFilter", &ctx.context.cohorts, &request, &capacity, &errors));
+  if (request.segment && *request.segment < 0) {
+    errors.AddRaw(CohortText(ctx.context.cohorts, CohortTextId::kScanSegmentBelowZero, std::to_string(*request.segment)));
+  }
   errors.CheckMax(request.segment, "segment", kMaxTotalSegments - 1);
   errors.CheckMin(request.total_segments, "totalSegments", 1);
   errors.CheckMax(request.total_segments, "totalSegments", kMaxTotalSegments);

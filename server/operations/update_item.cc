@@ -20,7 +20,7 @@ Status HandleUpdateItem(OperationContext& ctx) {
   DP_RETURN_IF_ERROR(ReadWriteItemMembers(r, &members, &request.condition, &request.expression_inputs));
 
   ConstraintErrors errors;
-  errors.CheckTableNameOrArn(table_name, "tableName");
+  errors.CheckItemTableName(table_name);
   if (!key) errors.AddNull("key");
   if (request.attribute_updates) {
     for (const AttributeUpdate& u : *request.attribute_updates) {
@@ -28,7 +28,7 @@ Status HandleUpdateItem(OperationContext& ctx) {
       errors.CheckEnum(u.action, "attributeUpdates." + u.attribute + ".member.action", {"ADD", "PUT", "DELETE"});
     }
   }
-  CheckWriteItemMembers(members, request.condition, &errors);
+  CheckWriteItemMembers(members, request.condition, true, &errors);
   DP_RETURN_IF_ERROR(errors.ToStatus());
 
   request.table_name = *table_name;

@@ -211,6 +211,7 @@ RequestContext ServiceRequestContext(const ServiceOptions& options, std::string_
   RequestContext context;
   context.request_id = request_id;
   context.caller = CallerOf(authorization, options.region);
+  context.cohorts = options.messages_pin ? *options.messages_pin : CohortsOfRegion(context.caller.region);
   context.clock = options.clock;
   context.max_page_bytes = options.max_page_bytes;
   context.transient_status_ms = options.transient_status_ms;
@@ -231,7 +232,7 @@ WireResponse Dispatcher::Run(OperationHandler handler, const RequestContext& con
   JsonWriter writer(buffer);
   OperationContext ctx{*db, context, document, writer, "", host};
   status = handler(ctx);
-  if (!status.ok()) return FromError(ToWireError(status, ctx.error_extra));
+  if (!status.ok()) return FromError(ToWireError(InCohortWording(context.cohorts, std::move(status)), ctx.error_extra));
   WireResponse response;
   response.body.assign(buffer.GetString(), buffer.GetSize());
   return response;

@@ -39,6 +39,8 @@ struct ServiceOptions {
   // The region of requests that do not name one in their credential scope (unsigned ones); the account of an
   // access key comes from the key (AccountIdOf).
   std::string region = "us-east-1";
+  // --messages: every request worded as these cohorts; none: each request as its own region's.
+  std::optional<MessageCohorts> messages_pin;
   const Clock* clock = SystemClock::Get();  // never null
   // The clock POST /_dynapage/clock sets and advances (the server makes it its clock too); null refuses that call.
   OffsetClock* settable_clock = nullptr;

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "engine/base/messages.h"
 #include "engine/model/attribute_value_json.h"
 #include "engine/model/json_types.h"
 
@@ -197,6 +198,7 @@ Status ConstraintErrors::ToStatus() const {
   if (table_name_missing_) {
     return Status::Validation("The parameter 'TableName' is required but was not present in the request");
   }
+  if (!sole_error_.empty()) return Status::Validation(kValidationEnvelope + sole_error_);
   if (errors_.empty()) return Status::OK();
   std::string msg = std::to_string(errors_.size()) +
                     (errors_.size() == 1 ? " validation error detected: " : " validation errors detected: ");
@@ -233,6 +235,34 @@ void ConstraintErrors::CheckTableNameOrArn(const std::optional<std::string>& nam
   }
   if (name->empty()) Add(*name, path, "Member must have length greater than or equal to 1");
   if (name->size() > 1024) Add(*name, path, "Member must have length less than or equal to 1024");
+}
+
+void ConstraintErrors::CheckItemTableName(const std::optional<std::string>& name) {
+  if (name && name->empty()) {
+    if (sole_error_.empty()) {
+      sole_error_ = "Value at 'TableName' failed to satisfy constraint: Member must have length greater than or equal to 1";
+    }
+  } else if (name && name->compare(0, 4, "arn:") == 0) {
+    CheckTableNameOrArn(name, "tableName");
+  } else {
+    CheckTableName(name, "tableName");
+  }
+}
+
+void ConstraintErrors::CheckReturnValues(const std::optional<std::string>& value, bool sole) {
+  if (!value) return;
+  for (std::string_view allowed : kReturnValuesValues) {
+    if (*value == allowed) return;
+  }
+  // UPDATE_NEW is DynamoDB's own misspelling, verbatim.
+  static constexpr char kRule[] =
+      "Failed to satisfy constraint: Member must satisfy enum value set: [ALL_OLD, UPDATED_OLD, ALL_NEW, UPDATE_NEW, "
+      "NONE]";
+  if (!sole) {
+    AddRaw(kRule);
+  } else if (sole_error_.empty()) {
+    sole_error_ = kRule;
+  }
 }
 
 void ConstraintErrors::CheckEnum(const std::optional<std::string>& value, std::string_view path,

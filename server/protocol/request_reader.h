@@ -77,6 +77,13 @@ class ConstraintErrors {
   // top-level TableName (path "tableName") is "The parameter 'TableName' is required but was not present in
   // the request", which ToStatus reports before any other error.
   void CheckTableNameOrArn(const std::optional<std::string>& name, std::string_view path);
+  // The TableName of a data-plane item operation (PutItem, GetItem, UpdateItem, DeleteItem, Query, Scan): a table
+  // ARN (1 to 1,024 characters), or a name of 3 to 255 characters of [a-zA-Z0-9_.-]. Missing: "Value null at
+  // 'tableName' …"; empty: "Value at 'TableName' … greater than or equal to 1", the only error reported.
+  void CheckItemTableName(const std::optional<std::string>& name);
+  // An invalid ReturnValues: DynamoDB's unechoed (and misspelt) enum message. With sole, it is the only error
+  // reported (UpdateItem), unless a sole error came before it.
+  void CheckReturnValues(const std::optional<std::string>& value, bool sole);
   void CheckEnum(const std::optional<std::string>& value, std::string_view path, EnumValues allowed);
   void CheckMin(const std::optional<int64_t>& value, std::string_view path, int64_t min);
   void CheckMax(const std::optional<int64_t>& value, std::string_view path, int64_t max);
@@ -84,6 +91,7 @@ class ConstraintErrors {
  private:
   std::vector<std::string> errors_;
   bool table_name_missing_ = false;
+  std::string sole_error_;  // when set, the only error ToStatus reports
 };
 
 // Operations whose only member is TableName (DescribeTable, DeleteTable, DescribeTimeToLive): reads it with

@@ -45,6 +45,22 @@ TEST(CommandLineTest, DynapagesOwnFlagsKeepWorking) {
   EXPECT_EQ(std::vector<std::string>{"*"}, c.http.cors_origins);
 }
 
+TEST(CommandLineTest, MessagesPinsOneRegionsWordingOrLegacy) {
+  CommandLine c;
+  ASSERT_TRUE(Parse({"--port", "0"}, &c).run);
+  EXPECT_FALSE(c.service.messages_pin.has_value());  // each request in its own region's wording
+  ASSERT_TRUE(Parse({"--messages", "eu-west-2"}, &c).run);
+  ASSERT_TRUE(c.service.messages_pin.has_value());
+  EXPECT_EQ(Dialect::kNew, c.service.messages_pin->scan);
+  EXPECT_EQ(Dialect::kNew, c.service.messages_pin->framework);
+  ASSERT_TRUE(Parse({"--messages", "legacy"}, &c).run);
+  EXPECT_EQ(Dialect::kLegacy, c.service.messages_pin->framework);
+  EXPECT_EQ(Dialect::kLegacy, c.service.messages_pin->batch_get_empty);
+  CommandLineOutcome o = Parse({"--messages", "mars-north-1"}, &c);
+  EXPECT_FALSE(o.run);
+  EXPECT_NE(std::string::npos, o.error.find("--messages")) << o.error;
+}
+
 TEST(CommandLineTest, DynamoDbLocalsUsualLineServesOneSharedDatabaseInMemory) {
   CommandLine c;
   CommandLineOutcome o = Parse({"-sharedDb", "-inMemory", "-port", "8001"}, &c);

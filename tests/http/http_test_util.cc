@@ -109,6 +109,7 @@ void TestServer::Start(const TestServerOptions& options) {
   ServiceOptions service;
   service.max_page_bytes = options.max_page_bytes;
   service.region = options.region;
+  service.messages_pin = options.messages_pin;
   service.transient_status_ms = options.transient_status_ms;
   service.ttl_update_cooldown_ms = options.ttl_update_cooldown_ms;
   service.settable_clock = &clock_;

@@ -21,6 +21,7 @@
 #include <rapidjson/document.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -75,6 +76,7 @@ struct TestServerOptions {
   std::string path;  // empty: in memory
   uint64_t max_page_bytes = kDynamoDbPageBytes;
   std::string region = "us-east-1";
+  std::optional<MessageCohorts> messages_pin;  // --messages
   HttpOptions http;   // connection limit, CORS origins, request deadline
   bool loopback_both = false;  // listen on 127.0.0.1 and ::1 (BindLoopback) instead of 127.0.0.1 only
   uint64_t transient_status_ms = 0;  // --transient-status-delay

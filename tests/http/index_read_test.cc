@@ -267,7 +267,7 @@ TEST_F(IndexReadTest, SelectRules) {
 TEST_F(IndexReadTest, GlobalIndexRefusesAttributesItDoesNotProject) {
   PutItem("a", 1, "g", "5", "x", R"(,"a":{"S":"A"},"b":{"S":"B"})");
   const std::string refused =
-      "One or more parameter values were invalid: Global secondary index gpk_keys does not project the attribute b";
+      "One or more parameter values were invalid: Global secondary index gpk_keys does not project [b]";
   const std::string keys_query = R"("TableName":"tab","IndexName":"gpk_keys","KeyConditionExpression":"gpk = :g",)"
                                  R"("ExpressionAttributeValues":{":g":{"S":"g"}})";
   HttpResult r = Call("Query", "{" + keys_query + R"(,"ProjectionExpression":"pk, b.c"})");

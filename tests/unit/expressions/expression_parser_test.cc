@@ -111,7 +111,7 @@ TEST_F(ExpressionParserTest, RepeatedTextIsBoundPerCall) {
     EXPECT_EQ(names["#k"], c->children[0]->operands[0].path[0].name);
     EXPECT_EQ(v, c->children[0]->operands[1].value);
     EXPECT_EQ(v, c->children[1]->operands[1].value);
-    EXPECT_TRUE(attrs.CheckAllUsed(false).ok());
+    EXPECT_TRUE(attrs.CheckAllUsed().ok());
   }
   ExpressionValueMap none = {{":other", AttributeValue::String("x")}};
   ExpressionNameMap names = {{"#k", "k"}};
@@ -179,7 +179,7 @@ TEST_F(ExpressionParserTest, RecordsUsedPlaceholders) {
   ExpressionAttributes attrs(&names_, &values_);
   std::unique_ptr<ConditionExpr> c;
   ASSERT_TRUE(ParseCondition("#a = :s", "FilterExpression", &attrs, &c).ok());
-  Status unused = attrs.CheckAllUsed(false);
+  Status unused = attrs.CheckAllUsed();
   EXPECT_EQ("Value provided in ExpressionAttributeNames unused in expressions: keys: {#abort, #dot, #p}",
             unused.message());
 }
