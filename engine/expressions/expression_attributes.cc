@@ -92,7 +92,9 @@ std::string ExpressionAttributes::NamesWithoutExpressionsMessage() {
 }
 
 std::string ExpressionAttributes::ValuesWithoutExpressionsMessage(const std::vector<std::string>& null_expressions) {
-  std::string msg = "ExpressionAttributeValues can only be specified when using expressions: ";
+  std::string msg = "ExpressionAttributeValues can only be specified when using expressions";
+  if (null_expressions.empty()) return msg;
+  msg += ": ";
   for (size_t i = 0; i < null_expressions.size(); i++) {
     if (i > 0) msg += " and ";
     msg += null_expressions[i];

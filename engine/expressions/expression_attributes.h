@@ -57,7 +57,8 @@ class ExpressionAttributes {
   static std::string NamesWithoutExpressionsMessage();
   // "ExpressionAttributeValues can only be specified when using expressions: FilterExpression and
   // KeyConditionExpression are null" for {"FilterExpression", "KeyConditionExpression"};
-  // "…: FilterExpression is null" for one name.
+  // "…: FilterExpression is null" for one name; no names: "ExpressionAttributeValues can only be specified when
+  // using expressions".
   static std::string ValuesWithoutExpressionsMessage(const std::vector<std::string>& null_expressions);
   // "Can not use both expression and non-expression parameters in the same request: Non-expression parameters:
   // {AttributesToGet, QueryFilter} Expression parameters: {ProjectionExpression}", members as given.

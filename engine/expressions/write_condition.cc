@@ -67,9 +67,10 @@ Status PrepareExpressions(const ExpressionInputs& inputs, bool is_update,
   if (modern.empty()) {
     if (names) return Status::Validation(ExpressionAttributes::NamesWithoutExpressionsMessage());
     if (values) {
+      // PutItem and DeleteItem name no expression (us-east-1, September 2026); UpdateItem's wording is older.
       std::vector<std::string> missing;
       if (is_update) missing.push_back("UpdateExpression");
-      missing.push_back("ConditionExpression");
+      if (is_update) missing.push_back("ConditionExpression");
       return Status::Validation(ExpressionAttributes::ValuesWithoutExpressionsMessage(missing));
     }
   }

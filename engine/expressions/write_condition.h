@@ -58,8 +58,8 @@ struct WriteCondition {
 //      {UpdateExpression, ConditionExpression}" (the members present; ConditionalOperator does not count here,
 //      unlike in Query and Scan)
 //   2. placeholders without an expression to use them: "ExpressionAttributeNames can only be specified when
-//      using expressions"; "ExpressionAttributeValues can only be specified when using expressions:
-//      ConditionExpression is null" (UpdateItem: "UpdateExpression and ConditionExpression are null")
+//      using expressions"; "ExpressionAttributeValues can only be specified when using expressions" (UpdateItem:
+//      "…: UpdateExpression and ConditionExpression are null")
 //   3. the maps themselves (empty, bad keys); 4. parsing, UpdateExpression first ("Invalid UpdateExpression:
 //      …", "Invalid ConditionExpression: …"); 5. unused placeholders; 6. Expected.
 // Every ValidationException it returns is marked WithCohortEnvelope() (engine/base/message_cohorts.h).

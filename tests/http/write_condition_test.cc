@@ -40,8 +40,7 @@ TEST(WriteConditionTest, PlaceholdersNeedAnExpression) {
   names.names = std::map<std::string, std::string>{{"#a", "a"}};
   EXPECT_EQ("ExpressionAttributeNames can only be specified when using expressions", Prepare({}, names));
   ExpressionInputs values = Values({{":a", AttributeValue::Number("1")}});
-  EXPECT_EQ("ExpressionAttributeValues can only be specified when using expressions: ConditionExpression is null",
-            Prepare({}, values));
+  EXPECT_EQ("ExpressionAttributeValues can only be specified when using expressions", Prepare({}, values));
   EXPECT_EQ("ExpressionAttributeValues can only be specified when using expressions: UpdateExpression and "
             "ConditionExpression are null",
             Prepare({}, values, true));
@@ -213,7 +212,7 @@ TEST_F(ConditionalWriteTest, LegacyNotContainsFailsOnMissingAttribute) {
 
 TEST_F(ConditionalWriteTest, PlaceholderErrorsOnPutAndDelete) {
   HttpResult r = Put(R"({"pk":{"S":"a"}})", R"(,"ExpressionAttributeValues":{":v":{"N":"5"}})");
-  EXPECT_EQ("ExpressionAttributeValues can only be specified when using expressions: ConditionExpression is null",
+  EXPECT_EQ("1 validation error detected: ExpressionAttributeValues can only be specified when using expressions",
             r.Message());
   r = Delete(R"(,"ExpressionAttributeNames":{"#v":"v"})");
   EXPECT_EQ("ExpressionAttributeNames can only be specified when using expressions", r.Message());
