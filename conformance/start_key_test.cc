@@ -189,7 +189,7 @@ TEST_F(StartKey, MalformedAttributeValuesInTheStartKey) {
       // These two and the number error come without the "starting key" prefix.
       {R"({"NS":[]})", "One or more parameter values were invalid: An number set  may not be empty"},
       {R"({"SS":["a","a"]})",
-       "One or more parameter values were invalid: Input collection [a, a] contains duplicates."},
+       R"(One or more parameter values were invalid: Input collection ["a", "a"] contains duplicates.)"},
       {R"({"N":"b"})", "The parameter cannot be converted to a numeric value: b"},
   };
   for (const auto& c : cases) {

@@ -26,7 +26,8 @@ Status CheckSelect(const ReadRequest& r, ReadKind kind) {
   bool has_attributes = r.attributes_to_get.has_value();
   if (select == "SPECIFIC_ATTRIBUTES" && !has_projection && !has_attributes) {
     return Status::Validation(
-               prefix + "Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES")
+               prefix +
+               "Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES")
         .WithDetail(ErrorDetail::kSpecificAttributesWithoutProjection);
   }
   if (select != "SPECIFIC_ATTRIBUTES" && (has_projection || has_attributes)) {

@@ -18,8 +18,8 @@ Status StreamNotFound(const std::string& arn) {
 }
 
 // The stream of arn, unless it is unknown or a disabled stream past retention.
-// True if arn has the shape of a stream ARN: "arn:<partition>:dynamodb:<region>:<account>:table/<table>/stream/<label>",
-// every part non-empty.
+// True if arn has the shape of a stream ARN:
+// "arn:<partition>:dynamodb:<region>:<account>:table/<table>/stream/<label>", every part non-empty.
 bool IsStreamArn(std::string_view arn) {
   size_t colons[5];
   size_t from = 0;

@@ -58,7 +58,6 @@ Status CheckKeyPaths(const TableDefinition& table, const UpdateExpr& update,
   return Status::OK();
 }
 
-
 // The current validation framework's cost of an update statement, beyond the bytes it writes (dialects.md §1.2.3,
 // measured by a third-party test against the captured 409,581/409,582 edge): 3, plus 19 per SET or ADD action
 // (1 more when a SET goes through a list index) and 2 per REMOVE or DELETE action.
@@ -80,10 +79,18 @@ size_t UpdateStatementCost(const UpdateExpr& update) {
 // (written) plus the statement's cost, when that exceeds the item's own size.
 size_t StatementSize(const AttributeMap& item, const KeySchema& key, const UpdateExpr& update, size_t cost) {
   auto named = [&update](const std::string& name) {
-    for (const SetAction& a : update.set_actions) if (a.path[0].name == name) return true;
-    for (const AddAction& a : update.add_actions) if (a.path[0].name == name) return true;
-    for (const DeleteAction& a : update.delete_actions) if (a.path[0].name == name) return true;
-    for (const DocumentPath& p : update.remove_actions) if (p[0].name == name) return true;
+    for (const SetAction& a : update.set_actions) {
+      if (a.path[0].name == name) return true;
+    }
+    for (const AddAction& a : update.add_actions) {
+      if (a.path[0].name == name) return true;
+    }
+    for (const DeleteAction& a : update.delete_actions) {
+      if (a.path[0].name == name) return true;
+    }
+    for (const DocumentPath& p : update.remove_actions) {
+      if (p[0].name == name) return true;
+    }
     return false;
   };
   size_t written = 0;

@@ -28,8 +28,7 @@ class ResponseSink : public ItemSink {
 // Reads the members common to Query and Scan into *request and checks their constraints into *errors.
 // filter_member is "QueryFilter" or "ScanFilter"; scan_cohorts words a Scan's Limit (null for Query).
 Status ReadCommonReadMembers(const RequestReader& r, const char* filter_member, const MessageCohorts* scan_cohorts,
-                             ReadRequest* request,
-                             std::optional<std::string>* capacity, ConstraintErrors* errors);
+                             ReadRequest* request, std::optional<std::string>* capacity, ConstraintErrors* errors);
 
 // Runs read(sink, result) with a sink writing "Items" into the response, then writes Count, ScannedCount,
 // LastEvaluatedKey and ConsumedCapacity.

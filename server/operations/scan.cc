@@ -16,7 +16,8 @@ Status HandleScan(OperationContext& ctx) {
   DP_RETURN_IF_ERROR(r.GetInteger("TotalSegments", &request.total_segments));
   DP_RETURN_IF_ERROR(ReadCommonReadMembers(r, "ScanFilter", &ctx.context.cohorts, &request, &capacity, &errors));
   if (request.segment && *request.segment < 0) {
-    errors.AddRaw(CohortText(ctx.context.cohorts, CohortTextId::kScanSegmentBelowZero, std::to_string(*request.segment)));
+    errors.AddRaw(
+        CohortText(ctx.context.cohorts, CohortTextId::kScanSegmentBelowZero, std::to_string(*request.segment)));
   }
   errors.CheckMax(request.segment, "segment", kMaxTotalSegments - 1);
   errors.CheckMin(request.total_segments, "totalSegments", 1);

@@ -240,7 +240,8 @@ void ConstraintErrors::CheckTableNameOrArn(const std::optional<std::string>& nam
 void ConstraintErrors::CheckItemTableName(const std::optional<std::string>& name) {
   if (name && name->empty()) {
     if (sole_error_.empty()) {
-      sole_error_ = "Value at 'TableName' failed to satisfy constraint: Member must have length greater than or equal to 1";
+      sole_error_ =
+          "Value at 'TableName' failed to satisfy constraint: Member must have length greater than or equal to 1";
     }
   } else if (name && name->compare(0, 4, "arn:") == 0) {
     CheckTableNameOrArn(name, "tableName");

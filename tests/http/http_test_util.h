@@ -72,6 +72,10 @@ httplib::Headers DynamoHeaders(const std::string& operation);
 extern const char kTestAuthorization[];
 
 // What a TestServer is started with: where its data lives and how it serves.
+// us-east-1's envelope on DynamoDB's bespoke messages (dialects.md §1.2.1): the default message cohort puts
+// "1 validation error detected: " before them, the legacy cohort does not.
+inline std::string Enveloped(const std::string& message) { return "1 validation error detected: " + message; }
+
 struct TestServerOptions {
   std::string path;  // empty: in memory
   uint64_t max_page_bytes = kDynamoDbPageBytes;

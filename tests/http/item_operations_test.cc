@@ -339,7 +339,7 @@ TEST_F(ItemOperationsTest, NumberErrors) {
     if (message == "OK") {
       EXPECT_EQ(200, r.status) << r.Describe();
     } else {
-      ExpectValidation(r, message);
+      ExpectValidation(r, Enveloped(message));  // PutItem's own messages: enveloped (dialects.md §2.7)
     }
   }
   ExpectValidation(Get("num", R"({"id":{"N":"x1"}})"), "The parameter cannot be converted to a numeric value: x1");
@@ -357,16 +357,18 @@ TEST_F(ItemOperationsTest, NumberSpellingsAreAcceptedAndNormalised) {
 // §8.7 through PutItem.
 TEST_F(ItemOperationsTest, ShapeErrors) {
   ExpectValidation(Put("items", R"({"pk":{"S":"a"},"x":{}})"),
-                   "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes");
+                   Enveloped("Supplied AttributeValue is empty, must contain exactly one of the supported datatypes"));
   ExpectValidation(Put("items", R"({"pk":{"S":"a"},"x":{"S":"a","N":"1"}})"),
-                   "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the "
-                   "supported datatypes");
+                   Enveloped("Supplied AttributeValue has more than one datatypes set, must contain exactly one of the "
+                             "supported datatypes"));
   ExpectValidation(Put("items", R"({"pk":{"S":"a"},"x":{"NULL":false}})"),
-                   std::string(kInvalid) + "Null attribute value types must have the value of true");
+                   Enveloped(std::string(kInvalid) + "Null attribute value types must have the value of true"));
+  // dialects.md §2.2, §2.7: duplicate members are quoted.
   ExpectValidation(Put("items", R"({"pk":{"S":"a"},"x":{"SS":["a","a"]}})"),
-                   std::string(kInvalid) + "Input collection [a, a] contains duplicates.");
-  ExpectValidation(Put("items", R"({"pk":{"S":"a"},"x":{"BS":["Yg==","Yg=="]}})"),
-                   std::string(kInvalid) + "Input collection [Yg==, Yg==]of type BS contains duplicates.");
+                   Enveloped(std::string(kInvalid) + R"(Input collection ["a", "a"] contains duplicates.)"));
+  ExpectValidation(
+      Put("items", R"({"pk":{"S":"a"},"x":{"BS":["Yg==","Yg=="]}})"),
+      Enveloped(std::string(kInvalid) + R"(Input collection ["Yg==","Yg=="]of type BS contains duplicates.)"));
   EXPECT_EQ("{}", Stored("items", R"({"pk":{"S":"a"}})"));
 }
 

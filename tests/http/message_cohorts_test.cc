@@ -123,8 +123,8 @@ std::vector<Probe> CapturedProbes() {
        R"({"AttributeName":"pk","KeyType":"HASH"}],"ProvisionedThroughput":{"ReadCapacityUnits":5,)"
        R"("WriteCapacityUnits":5}})",
        "ValidationException",
-       std::string(kEnvelope) +
-           "Value 'ab' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3"},
+       std::string(kEnvelope) + "Value 'ab' at 'tableName' failed to satisfy constraint: Member must have length "
+                                "greater than or equal to 3"},
       {"BatchWriteItem26Puts", "BatchWriteItem", R"({"RequestItems":{"tabh":[)" + puts26 + "]}}", "ValidationException",
        std::string(kEnvelope) +
            "Value '{tabh=[<*>]}' at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: "
@@ -136,8 +136,8 @@ std::vector<Probe> CapturedProbes() {
        R"({"AttributeName":"extra","KeyType":"RANGE"}],"ProvisionedThroughput":{"ReadCapacityUnits":5,)"
        R"("WriteCapacityUnits":5}})",
        "ValidationException",
-       std::string(kEnvelope) +
-           "Value '[<*>]' at 'keySchema' failed to satisfy constraint: Member must have length less than or equal to 2"},
+       std::string(kEnvelope) + "Value '[<*>]' at 'keySchema' failed to satisfy constraint: Member must have length "
+                                "less than or equal to 2"},
       // §2.2 bespoke.
       {"PutItemEmptyStringSet", "PutItem", kPutH + std::string(R"("a":{"SS":[]}}})"), "ValidationException",
        "One or more parameter values were invalid: An string set  may not be empty", Wording::kBespoke},
@@ -147,19 +147,25 @@ std::vector<Probe> CapturedProbes() {
        R"(One or more parameter values were invalid: Input collection ["a", "a"] contains duplicates.)",
        Wording::kBespoke},
       {"PutItemExpectedAndCondition", "PutItem",
-       kPutH + std::string(R"x("d":{"S":"v"}},"Expected":{"pk":{"Exists":false}},"ConditionExpression":"attribute_not_exists(pk)"})x"),
+       kPutH +
+           std::string(
+               R"x("d":{"S":"v"}},"Expected":{"pk":{"Exists":false}},"ConditionExpression":"attribute_not_exists(pk)"})x"),
        "ValidationException",
        "Can not use both expression and non-expression parameters in the same request: Non-expression parameters: "
        "{Expected} Expression parameters: {ConditionExpression}",
        Wording::kBespoke},
       {"PutItemValuesWithoutExpression", "PutItem",
-       kPutH + std::string(R"("d":{"S":"v"}},"ExpressionAttributeValues":{":v":{"S":"unused"}}})"), "ValidationException",
-       "ExpressionAttributeValues can only be specified when using expressions", Wording::kBespoke},
+       kPutH + std::string(R"("d":{"S":"v"}},"ExpressionAttributeValues":{":v":{"S":"unused"}}})"),
+       "ValidationException", "ExpressionAttributeValues can only be specified when using expressions",
+       Wording::kBespoke},
       {"PutItemRedundantParentheses", "PutItem",
-       kPutH + std::string(R"x("d":{"S":"v"}},"ConditionExpression":"((attribute_not_exists(pk)))"})x"), "ValidationException",
-       "Invalid ConditionExpression: The expression has redundant parentheses;", Wording::kBespoke},
+       kPutH + std::string(R"x("d":{"S":"v"}},"ConditionExpression":"((attribute_not_exists(pk)))"})x"),
+       "ValidationException", "Invalid ConditionExpression: The expression has redundant parentheses;",
+       Wording::kBespoke},
       {"PutItemContainsSameOperand", "PutItem",
-       kPutH + std::string(R"x("d":{"S":"v"}},"ConditionExpression":"contains(#a, #a)","ExpressionAttributeNames":{"#a":"data"}})x"),
+       kPutH +
+           std::string(
+               R"x("d":{"S":"v"}},"ConditionExpression":"contains(#a, #a)","ExpressionAttributeNames":{"#a":"data"}})x"),
        "ValidationException",
        "Invalid ConditionExpression: The first operand must be distinct from the remaining operands for this operator "
        "or function; operator: contains, first operand: [data]",
@@ -174,7 +180,8 @@ std::vector<Probe> CapturedProbes() {
        "ValidationException",
        "One or more parameter values were invalid: Cannot update attribute sk. This attribute is part of the key"},
       {"UpdateItemSyntaxError", "UpdateItem",
-       kUpdateH + std::string(R"("UpdateExpression":"INVALID SYNTAX HERE","ExpressionAttributeValues":{":v":{"S":"x"}}})"),
+       kUpdateH +
+           std::string(R"("UpdateExpression":"INVALID SYNTAX HERE","ExpressionAttributeValues":{":v":{"S":"x"}}})"),
        "ValidationException", R"(Invalid UpdateExpression: Syntax error; token: "INVALID", near: "INVALID SYNTAX")",
        Wording::kBespoke},
       {"UpdateItemUnusedName", "UpdateItem",
@@ -271,8 +278,7 @@ std::vector<Probe> CapturedProbes() {
        "The Segment parameter is required but was not present in the request when parameter TotalSegments is "
        "present"},
       // §2.5 batch-key, lookup-key, transact-key.
-      {"GetItemEmptyKey", "GetItem", R"({"TableName":"tabh","Key":{"pk":{"S":""}}})", "ValidationException",
-       kEmptyKey},
+      {"GetItemEmptyKey", "GetItem", R"({"TableName":"tabh","Key":{"pk":{"S":""}}})", "ValidationException", kEmptyKey},
       {"DeleteItemEmptyKey", "DeleteItem", R"({"TableName":"tabh","Key":{"pk":{"S":""}}})", "ValidationException",
        kEmptyKey},
       {"TransactUpdateEmptyKey", "TransactWriteItems", transact(0, R"({"S":""})"), "ValidationException", kEmptyKey},
@@ -306,8 +312,7 @@ std::vector<Probe> CapturedProbes() {
       // §2.7 empty-set-member, rejections.
       {"PutItemEmptyNumber", "PutItem", kPutH + std::string(R"("a":{"NS":[""]}}})"), "ValidationException",
        "The parameter cannot be converted to a numeric value: ", Wording::kBespoke},
-      {"PutItemDuplicateEmptyStrings", "PutItem", kPutH + std::string(R"("a":{"SS":["",""]}}})"),
-       "ValidationException",
+      {"PutItemDuplicateEmptyStrings", "PutItem", kPutH + std::string(R"("a":{"SS":["",""]}}})"), "ValidationException",
        R"(One or more parameter values were invalid: Input collection ["", ""] contains duplicates.)",
        Wording::kBespoke},
       {"PutItemDuplicateEmptyBinaries", "PutItem", kPutH + std::string(R"("a":{"BS":["",""]}}})"),
@@ -399,9 +404,10 @@ TEST_F(MessageCohortsTest, UnknownAndUnsignedRegionsAnswerAsUsEast1) {
   unsigned_request.body = body;
   HttpResult r = server_.Send(unsigned_request);
   EXPECT_EQ(enveloped, r.Message()) << r.Describe();
-  EXPECT_EQ("1 validation error detected: Value '0' at 'limit' failed to satisfy constraint: Member must have value "
-            "greater than or equal to 1",
-            CallIn("local", "Scan", R"({"TableName":"tabh","Limit":0})").Message());
+  EXPECT_EQ(
+      "1 validation error detected: Value '0' at 'limit' failed to satisfy constraint: Member must have value "
+      "greater than or equal to 1",
+      CallIn("local", "Scan", R"({"TableName":"tabh","Limit":0})").Message());
 }
 
 // --messages pins every request to one cohort, whatever region signed it.
@@ -425,8 +431,10 @@ TEST_F(MessageCohortsTest, UpdateItemSizeRuleByFramework) {
   auto update = [this](const char* region, const std::string& key, size_t finished) {
     std::string pad(finished - 4, 'x');
     return CallIn(region, "UpdateItem",
-                  R"({"TableName":"tabh","Key":{"pk":{"S":")" + key + R"("}},"UpdateExpression":"SET b = :pad",)"
-                  R"("ExpressionAttributeValues":{":pad":{"S":")" + pad + R"("}}})");
+                  R"({"TableName":"tabh","Key":{"pk":{"S":")" + key +
+                      R"("}},"UpdateExpression":"SET b = :pad",)"
+                      R"("ExpressionAttributeValues":{":pad":{"S":")" +
+                      pad + R"("}}})");
   };
   const std::string refused = "ValidationException: Item size to update has exceeded the maximum allowed size";
   for (const char* region : {"us-east-1", "eu-west-1"}) {
@@ -439,10 +447,10 @@ TEST_F(MessageCohortsTest, UpdateItemSizeRuleByFramework) {
   EXPECT_EQ(200, update("eu-west-1", "d", 409582).status);
   EXPECT_EQ(200, update("eu-west-1", "e", 409600).status);
   // Once the attributes the statement does not name outweigh its cost, the 400 KB cap binds.
-  ASSERT_EQ(200, CallIn("us-east-1", "PutItem",
-                        R"({"TableName":"tabh","Item":{"pk":{"S":"f"},"other":{"S":")" + std::string(40, 'o') +
-                            R"("}}})")
-                     .status);
+  ASSERT_EQ(200,
+            CallIn("us-east-1", "PutItem",
+                   R"({"TableName":"tabh","Item":{"pk":{"S":"f"},"other":{"S":")" + std::string(40, 'o') + R"("}}})")
+                .status);
   EXPECT_EQ(200, update("us-east-1", "f", 409600 - 45).status);
 }
 

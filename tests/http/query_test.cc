@@ -389,10 +389,12 @@ TEST_F(QueryTest, SelectRulesCarryTheValidationPrefix) {
   EXPECT_EQ("1 validation error detected: Value at 'Limit' failed to satisfy constraint: Member must have value "
             "greater than or equal to 1",
             r.Message());
+  // Scan words its parameters in the request's Scan cohort: us-east-1's echoes the value (dialects.md §1.3).
   r = server_.Call("Scan", R"({"TableName":"qtab","Limit":-3})");
-  EXPECT_EQ("1 validation error detected: Value at 'Limit' failed to satisfy constraint: Member must have value "
-            "greater than or equal to 1",
-            r.Message());
+  EXPECT_EQ(
+      "1 validation error detected: Value '-3' at 'limit' failed to satisfy constraint: Member must have value "
+      "greater than or equal to 1",
+      r.Message());
 }
 
 TEST_F(QueryTest, ProjectionAndUnusedPlaceholders) {

@@ -408,9 +408,10 @@ TEST_F(StreamsTest, ApiErrors) {
   std::string it = Iterator(server_, arn, "TRIM_HORIZON");
   r = CallStreams(server_, "GetRecords", R"({"ShardIterator":")" + it + R"(","Limit":1001})");
   EXPECT_EQ("ValidationException", r.ErrorName());
-  EXPECT_EQ("1 validation error detected: Value '1001' at 'limit' failed to satisfy constraint: Member must have "
-            "value less than or equal to 1000",
-            r.Message());
+  EXPECT_EQ(
+      "1 validation error detected: Value '1001' at 'limit' failed to satisfy constraint: Member must have "
+      "value less than or equal to 1000",
+      r.Message());
   r = CallStreams(server_, "GetRecords", R"({"ShardIterator":")" + it + R"(","Limit":0})");
   EXPECT_EQ("ValidationException", r.ErrorName());
   r = CallStreams(server_, "GetRecords", R"({"ShardIterator":"garbage"})");
@@ -505,9 +506,10 @@ TEST_F(StreamsTest, AStartStreamArnThatNamesNoStreamIsNotFound) {
 TEST_F(StreamsTest, ListStreamsRefusesALimitOver100) {
   HttpResult r = CallStreams(server_, "ListStreams", R"({"Limit":101})");
   EXPECT_EQ("ValidationException", r.ErrorName());
-  EXPECT_EQ("1 validation error detected: Value '101' at 'limit' failed to satisfy constraint: Member must have "
-            "value less than or equal to 100",
-            r.Message());
+  EXPECT_EQ(
+      "1 validation error detected: Value '101' at 'limit' failed to satisfy constraint: Member must have "
+      "value less than or equal to 100",
+      r.Message());
   EXPECT_EQ(200, CallStreams(server_, "ListStreams", R"({"Limit":100})").status);
 }
 

@@ -164,20 +164,36 @@ TEST_F(TableOperationsTest, DeleteTableAnswersTheShortDescription) {
   EXPECT_EQ(1, d["ItemCount"].GetInt64());
 }
 
-// Data-plane operations take a table name of 1 to 1,024 characters (or a table ARN); CreateTable keeps 3 to 255.
+// Data-plane operations check a table name that is not an ARN as DynamoDB does: 3 to 255 characters of
+// [a-zA-Z0-9_.-] (dialects.md §2.1; issue #29); a table ARN names the table.
 TEST_F(TableOperationsTest, DataPlaneTableNamesAndRequiredMembers) {
+  const std::string constraint = "1 validation error detected: Value '";
   HttpResult r = server_.Call("GetItem", R"({"TableName":"ab","Key":{"id":{"S":"a"}}})");
-  EXPECT_EQ("ResourceNotFoundException", r.ErrorName()) << r.Describe();
+  EXPECT_EQ("ValidationException", r.ErrorName()) << r.Describe();
+  EXPECT_EQ(constraint +
+                "ab' at 'tableName' failed to satisfy constraint: Member must have length greater than or "
+                "equal to 3",
+            r.Message());
   r = server_.Call("DescribeTable", R"({"TableName":"a b!"})");
   EXPECT_EQ("ResourceNotFoundException", r.ErrorName()) << r.Describe();
-  r = server_.Call("Query", R"({"TableName":")" + std::string(300, 'q') + R"(","KeyConditionExpression":"id = :v",)"
+  const std::string long_name(300, 'q');
+  r = server_.Call("Query", R"({"TableName":")" + long_name +
+                                R"(","KeyConditionExpression":"id = :v",)"
                                 R"("ExpressionAttributeValues":{":v":{"S":"a"}}})");
-  EXPECT_EQ("ResourceNotFoundException", r.ErrorName()) << r.Describe();
-  r = server_.Call("GetItem", R"({"TableName":")" + std::string(1025, 'q') + R"(","Key":{"id":{"S":"a"}}})");
   EXPECT_EQ("ValidationException", r.ErrorName()) << r.Describe();
-  EXPECT_NE(std::string::npos, r.Message().find("Member must have length less than or equal to 1024")) << r.Message();
+  EXPECT_EQ(constraint + long_name +
+                "' at 'tableName' failed to satisfy constraint: Member must have length less than or equal to 255",
+            r.Message());
+  r = server_.Call("PutItem", R"({"TableName":"bad table!@#","Item":{"id":{"S":"a"}}})");
+  EXPECT_EQ(constraint +
+                "bad table!@#' at 'tableName' failed to satisfy constraint: Member must satisfy regular "
+                "expression pattern: [a-zA-Z0-9_.-]+",
+            r.Message());
   r = server_.Call("PutItem", R"({"TableName":"","Item":{"id":{"S":"a"}}})");
-  EXPECT_NE(std::string::npos, r.Message().find("Member must have length greater than or equal to 1")) << r.Message();
+  EXPECT_EQ(
+      "1 validation error detected: Value at 'TableName' failed to satisfy constraint: Member must have length "
+      "greater than or equal to 1",
+      r.Message());
   // A table's ARN names it.
   ASSERT_EQ(200, server_.CreateTable("arned", "id", "S").status);
   const std::string arn = "arn:aws:dynamodb:us-east-1:000000000000:table/arned";
@@ -185,14 +201,29 @@ TEST_F(TableOperationsTest, DataPlaneTableNamesAndRequiredMembers) {
   EXPECT_EQ(200, r.status) << r.Describe();
   r = server_.Call("GetItem", R"({"TableName":")" + arn + R"(","Key":{"id":{"S":"a"}},"ConsistentRead":true})");
   EXPECT_EQ(Canonical(R"({"Item":{"id":{"S":"a"}}})"), r.body);
-  // Missing members.
-  for (const char* op : {"GetItem", "PutItem", "DescribeTable", "DeleteTable", "Query", "Scan"}) {
+  // Missing members: the item operations report every missing member as constraint errors; the table operations
+  // keep their own message.
+  const std::string null_name = "Value null at 'tableName' failed to satisfy constraint: Member must not be null";
+  const std::vector<std::pair<std::string, std::string>> missing = {
+      {"GetItem", "2 validation errors detected: " + null_name +
+                      "; Value null at 'key' failed to satisfy constraint: Member must not be null"},
+      {"PutItem", "2 validation errors detected: " + null_name +
+                      "; Value null at 'item' failed to satisfy constraint: Member must not be null"},
+      {"Query", "1 validation error detected: " + null_name},
+      {"Scan", "1 validation error detected: " + null_name},
+      {"DescribeTable", "The parameter 'TableName' is required but was not present in the request"},
+      {"DeleteTable", "The parameter 'TableName' is required but was not present in the request"}};
+  for (const auto& [op, message] : missing) {
     r = server_.Call(op, "{}");
     EXPECT_EQ("ValidationException", r.ErrorName()) << op;
-    EXPECT_EQ("The parameter 'TableName' is required but was not present in the request", r.Message()) << op;
+    EXPECT_EQ(message, r.Message()) << op;
   }
+  // Empty RequestItems: us-east-1's cohort (dialects.md §1.4).
   r = server_.Call("BatchGetItem", R"({"RequestItems":{}})");
-  EXPECT_EQ("The requestItems parameter is required for BatchGetItem", r.Message());
+  EXPECT_EQ(
+      "1 validation error detected: Value at 'RequestItems' failed to satisfy constraint: Member must have "
+      "length greater than or equal to 1",
+      r.Message());
   r = server_.Call("BatchWriteItem", R"({"RequestItems":{}})");
   EXPECT_EQ("The requestItems parameter is required for BatchWriteItem", r.Message());
 }

@@ -101,17 +101,21 @@ TEST_F(TagsTest, AnythingButAnArnIsAccessDenied) {
 TEST_F(TagsTest, TagsBelongToTheTableNotItsName) {
   ASSERT_EQ(200, Tag(R"([{"Key":"k","Value":"v"}])").status);
   ASSERT_EQ(200, server_.Call("DeleteTable", R"({"TableName":"items"})").status);
-  EXPECT_EQ("AccessDeniedException: User: arn:aws:iam::000000000000:root is not authorized to perform: "
-            "dynamodb:ListTagsOfResource on resource: " + arn_,
-            List());
+  EXPECT_EQ(
+      "AccessDeniedException: User: arn:aws:iam::000000000000:root is not authorized to perform: "
+      "dynamodb:ListTagsOfResource on resource: " +
+          arn_,
+      List());
 }
 
 // ListTagsOfResource of a well-formed table ARN that names no table: IAM finds nothing to authorize against.
 TEST_F(TagsTest, ListingTheTagsOfAMissingTableIsAccessDenied) {
   const std::string unknown = "arn:aws:dynamodb:us-east-1:000000000000:table/nope";
-  EXPECT_EQ("AccessDeniedException: User: arn:aws:iam::000000000000:root is not authorized to perform: "
-            "dynamodb:ListTagsOfResource on resource: " + unknown,
-            List(unknown));
+  EXPECT_EQ(
+      "AccessDeniedException: User: arn:aws:iam::000000000000:root is not authorized to perform: "
+      "dynamodb:ListTagsOfResource on resource: " +
+          unknown,
+      List(unknown));
 }
 
 // An ARN of another service is not a table ARN: ValidationException, not AccessDeniedException.

@@ -138,13 +138,27 @@ TEST_F(TransactionsTest, InvalidKeysAreValidationErrorReasons) {
                       R"(actual: N"}])"),
             JsonText(r.json["CancellationReasons"]));
   EXPECT_EQ("none", Stored("ok"));
-  r = Write({R"({"Delete":{"TableName":"items","Key":{"pk":{"S":""}}}})", PutAction(R"({"pk":{"S":"ok"}})"),
+  r = Write({R"({"Delete":{"TableName":"items","Key":{"pk":{"N":"5"}}}})", PutAction(R"({"pk":{"S":"ok"}})"),
              R"({"ConditionCheck":{"TableName":"items","Key":{"pk":{"B":"AA=="}},)"
              R"~("ConditionExpression":"attribute_exists(pk)"}})~"});
   EXPECT_EQ(kCanceledType, r.ErrorType()) << r.Describe();
   EXPECT_EQ("Transaction cancelled, please refer cancellation reasons for specific reasons [ValidationError, None, "
             "ValidationError]",
             r.Message());
+  EXPECT_EQ("none", Stored("ok"));
+}
+
+// An empty string as a key value is refused up front, not as a cancellation (dialects.md §2.5).
+TEST_F(TransactionsTest, EmptyKeyValueIsRefusedUpFront) {
+  for (const std::string& action : {std::string(R"({"Delete":{"TableName":"items","Key":{"pk":{"S":""}}}})"),
+                                    std::string(R"~({"ConditionCheck":{"TableName":"items","Key":{"pk":{"S":""}},)~"
+                                                R"~("ConditionExpression":"attribute_not_exists(pk)"}})~")}) {
+    HttpResult r = Write({PutAction(R"({"pk":{"S":"ok"}})"), action});
+    ExpectValidation(r,
+                     "One or more parameter values are not valid. The AttributeValue for a key attribute cannot "
+                     "contain an empty string value. Key: pk");
+    EXPECT_FALSE(r.Has("CancellationReasons")) << r.Describe();
+  }
   EXPECT_EQ("none", Stored("ok"));
 }
 
@@ -167,7 +181,7 @@ TEST_F(TransactionsTest, RequestErrorsAreNotCancellations) {
                    "One or more parameter values were invalid: Cannot update attribute pk. This attribute is part of "
                    "the key");
   ExpectValidation(Write({UpdateAction("a", R"("UpdateExpression":"SET")")}),
-                   "Invalid UpdateExpression: Syntax error; token: \"<EOF>\", near: \"SET\"");
+                   Enveloped("Invalid UpdateExpression: Syntax error; token: \"<EOF>\", near: \"SET\""));
   ExpectValidation(Write({R"({"Put":{"TableName":"items","Item":{"pk":{"S":"a"}}},)"
                           R"("Delete":{"TableName":"items","Key":{"pk":{"S":"a"}}}})"}),
                    "TransactItems can only contain one of Check, Put, Update or Delete");

@@ -208,9 +208,10 @@ TEST_F(UpdateItemTest, AttributeUpdatesErrors) {
                    "Type mismatch for attribute to update");
   ExpectValidation(Update(R"("AttributeUpdates":{"pk":{"Value":{"S":"b"}}})"),
                    std::string(kInvalid) + "Cannot update attribute pk. This attribute is part of the key");
-  ExpectValidation(Update(R"("AttributeUpdates":{"s":{"Value":{"S":"b"}}},"UpdateExpression":"REMOVE s")"),
-                   "Can not use both expression and non-expression parameters in the same request: "
-                   "Non-expression parameters: {AttributeUpdates} Expression parameters: {UpdateExpression}");
+  ExpectValidation(
+      Update(R"("AttributeUpdates":{"s":{"Value":{"S":"b"}}},"UpdateExpression":"REMOVE s")"),
+      Enveloped("Can not use both expression and non-expression parameters in the same request: "
+                "Non-expression parameters: {AttributeUpdates} Expression parameters: {UpdateExpression}"));
   EXPECT_EQ(before, Stored());
 }
 
@@ -283,8 +284,9 @@ TEST_F(UpdateReturnValuesTest, AllOldOfCreatedItemIsNothing) {
 
 TEST_F(UpdateReturnValuesTest, UnknownValueIsAConstraintError) {
   ExpectValidation(UpdateReturning("ALL", "SET d = :v"),
-                   "1 validation error detected: Value 'ALL' at 'returnValues' failed to satisfy constraint: Member "
-                   "must satisfy enum value set: [ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW]");
+                   // DynamoDB's own wording: no echo, no member name, its typo UPDATE_NEW (dialects.md §2.3).
+                   "1 validation error detected: Failed to satisfy constraint: Member must satisfy enum value set: "
+                   "[ALL_OLD, UPDATED_OLD, ALL_NEW, UPDATE_NEW, NONE]");
 }
 
 TEST_F(UpdateReturnValuesTest, PutAndDeleteAcceptOnlyAllOldAndNone) {
@@ -323,11 +325,11 @@ TEST_F(UpdateErrorsTest, NamesStartWithALetterAndFunctionsNestAsDynamoDBAllows) 
   for (const char* expression : {"SET _123 = :one", "SET s = _f(b)"}) {
     HttpResult r = UpdateWith(expression);
     EXPECT_EQ(400, r.status) << expression;
-    EXPECT_EQ(0u, r.Message().find("Invalid UpdateExpression: Syntax error; token: ")) << r.Message();
+    EXPECT_EQ(0u, r.Message().find(Enveloped("Invalid UpdateExpression: Syntax error; token: "))) << r.Message();
   }
   ExpectValidation(UpdateWith("SET l = list_append(list_append(l, :l), :l)"),
-                   "Invalid UpdateExpression: The function is not allowed to be used this way in an expression; "
-                   "function: list_append");
+                   Enveloped("Invalid UpdateExpression: The function is not allowed to be used this way in an "
+                             "expression; function: list_append"));
   HttpResult r = UpdateWith("SET l[99999999999] = :one");
   EXPECT_EQ(400, r.status);
   EXPECT_NE(std::string::npos, r.Message().find("List index is not within the allowable range")) << r.Message();
@@ -369,18 +371,20 @@ TEST_F(UpdateErrorsTest, KeyAttributesCannotBeUpdated) {
 
 TEST_F(UpdateErrorsTest, ParseErrors) {
   ExpectValidation(UpdateWith("SET s = :s, s = :one"),
-                   "Invalid UpdateExpression: Two document paths overlap with each other; must remove or rewrite one "
-                   "of these paths; path one: [s], path two: [s]");
+                   Enveloped("Invalid UpdateExpression: Two document paths overlap with each other; must remove or "
+                             "rewrite one of these paths; path one: [s], path two: [s]"));
   ExpectValidation(UpdateWith("SET m.a = :s REMOVE m"),
-                   "Invalid UpdateExpression: Two document paths overlap with each other; must remove or rewrite one "
-                   "of these paths; path one: [m, a], path two: [m]");
-  ExpectValidation(UpdateWith("ADD s :s"),
-                   "Invalid UpdateExpression: Incorrect operand type for operator or function; operator: ADD, operand "
-                   "type: STRING");
-  ExpectValidation(UpdateWith("SET s = :s +"), "Invalid UpdateExpression: Syntax error; token: \"<EOF>\", near: \"+\"");
+                   Enveloped("Invalid UpdateExpression: Two document paths overlap with each other; must remove or "
+                             "rewrite one of these paths; path one: [m, a], path two: [m]"));
+  ExpectValidation(
+      UpdateWith("ADD s :s"),
+      Enveloped("Invalid UpdateExpression: Incorrect operand type for operator or function; operator: ADD, "
+                "operand type: STRING"));
+  ExpectValidation(UpdateWith("SET s = :s +"),
+                   Enveloped("Invalid UpdateExpression: Syntax error; token: \"<EOF>\", near: \"+\""));
   ExpectValidation(UpdateWith("SET s = :nope"),
-                   "Invalid UpdateExpression: An expression attribute value used in expression is not defined; "
-                   "attribute value: :nope");
+                   Enveloped("Invalid UpdateExpression: An expression attribute value used in expression is not "
+                             "defined; attribute value: :nope"));
 }
 
 TEST_F(UpdateErrorsTest, EvaluationErrors) {
@@ -412,10 +416,10 @@ TEST_F(UpdateErrorsTest, ItemGrownPastTheLimit) {
 
 TEST_F(UpdateErrorsTest, PlaceholderChecks) {
   ExpectValidation(Update(R"("AttributeUpdates":{"x":{"Value":{"S":"y"}}},"ExpressionAttributeNames":{"#a":"a"})"),
-                   "ExpressionAttributeNames can only be specified when using expressions");
+                   Enveloped("ExpressionAttributeNames can only be specified when using expressions"));
   ExpectValidation(Update(R"("ExpressionAttributeValues":{":a":{"S":"a"}})"),
-                   "ExpressionAttributeValues can only be specified when using expressions: UpdateExpression and "
-                   "ConditionExpression are null");
+                   Enveloped("ExpressionAttributeValues can only be specified when using expressions: UpdateExpression "
+                             "and ConditionExpression are null"));
   ExpectValidation(Update(R"("UpdateExpression":"SET s = :s","ConditionExpression":"n = :one",
                              "ExpressionAttributeValues":{":one":{"N":"1"},":s":{"S":"x"},":l":{"L":[]},
                                                           ":ss":{"SS":["x"]}})"),
@@ -444,14 +448,16 @@ TEST_F(UpdateErrorsTest, TooManyOperators) {
   };
   const std::string values = R"(","ExpressionAttributeValues":{":o":{"N":"1"}})";
   HttpResult r = Update(R"("UpdateExpression":")" + expression(301) + values);
-  ExpectValidation(r, "Invalid UpdateExpression: The expression contains too many operators; operator count: 301");
+  ExpectValidation(r, Enveloped("Invalid UpdateExpression: The expression contains too many operators; operator "
+                                "count: 301"));
   r = Update(R"("UpdateExpression":")" + expression(300) + values, R"({"pk":{"S":"other"}})");
   EXPECT_EQ(200, r.status) << r.Describe();
   // Functions count as operators too.
   std::string nested = ":o";
   for (int i = 0; i < 51; i++) nested = "if_not_exists(b," + nested + ")";
   r = Update(R"("UpdateExpression":")" + expression(250) + ",z=" + nested + values);
-  ExpectValidation(r, "Invalid UpdateExpression: The expression contains too many operators; operator count: 301");
+  ExpectValidation(r, Enveloped("Invalid UpdateExpression: The expression contains too many operators; operator "
+                                "count: 301"));
 }
 
 TEST_F(UpdateErrorsTest, IndexKeyTypeIsChecked) {

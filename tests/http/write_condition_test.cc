@@ -174,14 +174,17 @@ TEST_F(ConditionalWriteTest, LegacyExpected) {
                      R"(,"Expected":{"v":{"ComparisonOperator":"GE","AttributeValueList":[{"N":"1"}]}})");
   EXPECT_EQ(200, r.status) << r.Describe();
   r = Put(R"({"pk":{"S":"a"}})", R"(,"Expected":{"v":{"Exists":true}})");
-  EXPECT_EQ("One or more parameter values were invalid: Value must be provided when Exists is true for Attribute: v",
+  EXPECT_EQ(Enveloped("One or more parameter values were invalid: Value must be provided when Exists is true for "
+                      "Attribute: v"),
             r.Message());
   EXPECT_EQ(Canonical(R"({"pk":{"S":"a"},"v":{"N":"2"}})"), Stored());
 }
 
 TEST_F(ConditionalWriteTest, LegacyExpectedValueTypesAndConditionalOperator) {
-  const std::string same_type = "One or more parameter values were invalid: AttributeValues inside "
-                                "AttributeValueList must be of same type";
+  // The write's own messages carry us-east-1's envelope (dialects.md §1.2.1).
+  const std::string same_type = Enveloped(
+      "One or more parameter values were invalid: AttributeValues inside "
+      "AttributeValueList must be of same type");
   HttpResult r = Put(R"({"pk":{"S":"a"}})",
                      R"(,"Expected":{"v":{"ComparisonOperator":"IN","AttributeValueList":[{"S":"x"},{"N":"1"}]}})");
   EXPECT_EQ(400, r.status) << r.Describe();
@@ -189,8 +192,8 @@ TEST_F(ConditionalWriteTest, LegacyExpectedValueTypesAndConditionalOperator) {
   r = Put(R"({"pk":{"S":"a"}})",
           R"(,"Expected":{"v":{"ComparisonOperator":"BETWEEN","AttributeValueList":[{"S":"x"},{"N":"1"}]}})");
   EXPECT_EQ(same_type, r.Message());
-  const std::string no_expected =
-      "One or more parameter values were invalid: ConditionalOperator can only be used when Expected is present";
+  const std::string no_expected = Enveloped(
+      "One or more parameter values were invalid: ConditionalOperator can only be used when Expected is present");
   r = Put(R"({"pk":{"S":"a"}})", R"(,"ConditionalOperator":"AND")");
   EXPECT_EQ(400, r.status) << r.Describe();
   EXPECT_EQ(no_expected, r.Message());
@@ -215,7 +218,7 @@ TEST_F(ConditionalWriteTest, PlaceholderErrorsOnPutAndDelete) {
   EXPECT_EQ("1 validation error detected: ExpressionAttributeValues can only be specified when using expressions",
             r.Message());
   r = Delete(R"(,"ExpressionAttributeNames":{"#v":"v"})");
-  EXPECT_EQ("ExpressionAttributeNames can only be specified when using expressions", r.Message());
+  EXPECT_EQ(Enveloped("ExpressionAttributeNames can only be specified when using expressions"), r.Message());
   r = Put(R"({"pk":{"S":"a"}})",
           R"~(,"ConditionExpression":"attribute_not_exists(pk)","ExpressionAttributeNames":{"#v":"v"})~");
   EXPECT_EQ("1 validation error detected: Value provided in ExpressionAttributeNames unused in expressions: keys: "

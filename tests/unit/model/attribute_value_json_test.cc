@@ -95,9 +95,10 @@ TEST(AttributeValueShape, EmptySets) {
 }
 
 TEST(AttributeValueShape, DuplicateSetElements) {
-  EXPECT_EQ(V(std::string(kInvalid) + "Input collection [a, a] contains duplicates."), Error(R"({"SS":["a","a"]})"));
-  // BS: no space before "of type" (sic).
-  EXPECT_EQ(V(std::string(kInvalid) + "Input collection [Yg==, Yg==]of type BS contains duplicates."),
+  // dialects.md §2.2, §2.7: members are quoted; SS joins them with ", ", BS with "," and no space before "of type".
+  EXPECT_EQ(V(std::string(kInvalid) + R"(Input collection ["a", "a"] contains duplicates.)"),
+            Error(R"({"SS":["a","a"]})"));
+  EXPECT_EQ(V(std::string(kInvalid) + R"(Input collection ["Yg==","Yg=="]of type BS contains duplicates.)"),
             Error(R"({"BS":["Yg==","Yg=="]})"));
   // §8.6: NS duplicates.
   EXPECT_EQ(V("Input collection contains duplicates"), Error(R"({"NS":["1","1"]})"));
