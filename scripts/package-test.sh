@@ -18,7 +18,7 @@
 #   bash scripts/package-test.sh        # after bash scripts/package.sh
 #
 # The container steps say SKIPPED where no Docker engine can start (an error under CI=true). Each step prints the
-# seconds since the start. About 2 minutes on two cores, once Jest and Vitest are in their cache. Environment:
+# seconds since the start. About 3 minutes on two cores, once Jest and Vitest are in their cache. Environment:
 # DIST_DIR, DYNAPAGE_JS_RUNNERS (that cache).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -107,7 +107,8 @@ js_runners() {
     [ "$runner" = vitest ] && command=(node node_modules/vitest/vitest.mjs run --maxWorkers=2 vitest-)
     (cd "$project" && DYNAPAGE_RUNNER_ENDPOINTS="$endpoints" "${command[@]}") || return 1
     # One server (one endpoint), two workers (two pids), and nothing listening once the runner has exited.
-    [ "$(cut -d' ' -f1 "$endpoints" | sort -u | wc -l)" -eq 1 ] && [ "$(cut -d' ' -f2 "$endpoints" | sort -u | wc -l)" -eq 2 ] ||
+    [ "$(cut -d' ' -f1 "$endpoints" | sort -u | wc -l)" -eq 1 ] &&
+      [ "$(cut -d' ' -f2 "$endpoints" | sort -u | wc -l)" -eq 2 ] ||
       { echo "$runner: want one server and two workers; the tests saw: $(cat "$endpoints")" >&2; return 1; }
     if (exec 3<>"/dev/tcp/127.0.0.1/$(sed -n '1s|.*:\([0-9]*\) .*|\1|p' "$endpoints")") 2>/dev/null; then
       echo "$runner: the globalSetup's server still listens after the run" >&2
