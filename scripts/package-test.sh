@@ -69,6 +69,11 @@ start_server() {
   return 1
 }
 
+# free_port: a loopback port nothing listens on now (for servers whose port cannot be 0).
+free_port() {
+  "$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
 # aws_cli_round_trip ENDPOINT: a table, an item written and read back with the AWS CLI.
 aws_cli_round_trip() {
   local endpoint=$1
@@ -90,7 +95,8 @@ js_runners() {
   local cache="${DYNAPAGE_JS_RUNNERS:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/dynapage/js-runners}"
   if ! cmp -s "$source/package-lock.json" "$cache/.installed-lock"; then
     step "npm: installing Jest and Vitest into $cache (once per tests/package/js-runners/package-lock.json)"
-    rm -rf "$cache" && mkdir -p "$cache" && cp "$source/package.json" "$source/package-lock.json" "$cache/" &&
+    rm -rf "$cache/node_modules" "$cache/.installed-lock" && mkdir -p "$cache" &&
+      cp "$source/package.json" "$source/package-lock.json" "$cache/" &&
       npm ci --prefix "$cache" --ignore-scripts --no-audit --no-fund --loglevel=error --prefer-offline >/dev/null &&
       cp "$source/package-lock.json" "$cache/.installed-lock" || return 1
   fi
@@ -107,9 +113,11 @@ js_runners() {
     [ "$runner" = vitest ] && command=(node node_modules/vitest/vitest.mjs run --maxWorkers=2 vitest-)
     (cd "$project" && DYNAPAGE_RUNNER_ENDPOINTS="$endpoints" "${command[@]}") || return 1
     # One server (one endpoint), two workers (two pids), and nothing listening once the runner has exited.
-    [ "$(cut -d' ' -f1 "$endpoints" | sort -u | wc -l)" -eq 1 ] &&
-      [ "$(cut -d' ' -f2 "$endpoints" | sort -u | wc -l)" -eq 2 ] ||
-      { echo "$runner: want one server and two workers; the tests saw: $(cat "$endpoints")" >&2; return 1; }
+    if [ "$(cut -d' ' -f1 "$endpoints" | sort -u | wc -l)" -ne 1 ] ||
+       [ "$(cut -d' ' -f2 "$endpoints" | sort -u | wc -l)" -ne 2 ]; then
+      echo "$runner: want one server and two workers; the tests saw: $(cat "$endpoints")" >&2
+      return 1
+    fi
     if (exec 3<>"/dev/tcp/127.0.0.1/$(sed -n '1s|.*:\([0-9]*\) .*|\1|p' "$endpoints")") 2>/dev/null; then
       echo "$runner: the globalSetup's server still listens after the run" >&2
       return 1
@@ -130,7 +138,7 @@ compose_test() {
   step "image: $("${compose[@]}" version 2>/dev/null | head -1): up -d with docker-compose.yml"
   compose+=(--file docker-compose.yml --project-name "dynapage-package-test-$$")
   local compose_port container
-  compose_port=$("$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  compose_port=$(free_port)
   compose_up() {
     DYNAPAGE_PORT=$compose_port "${compose[@]}" up -d --no-build >"$work/compose.log" 2>&1 ||
       { cat "$work/compose.log" >&2; return 1; }
@@ -174,18 +182,19 @@ fi
 # directory holding the tarball; then the AWS CLI at the endpoint it put in $GITHUB_ENV.
 step "tarball: README.md's GitHub Actions step"
 github_step() {
-  local dir="$work/github-step" script free_port
+  local dir="$work/github-step" script port_for_8000
   mkdir "$dir" && cp "$dist/$tarball" "$dir/" || return 1
   "$python" tests/package/readme_snippets.py README.md "$dir" github-step.yml || return 1
-  free_port=$("$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  port_for_8000=$(free_port)
   script=$("$python" -c 'import sys, yaml; print(yaml.safe_load(open(sys.argv[1]))[0]["run"])' "$dir/github-step.yml" |
-           sed "s/8000/$free_port/g") || return 1
+           sed "s/8000/$port_for_8000/g") || return 1
   (cd "$dir" && GITHUB_ENV="$dir/github.env" bash -e -c "$script"$'\n''echo $! >server.pid' >"$dir/run.log" 2>&1) ||
     { cat "$dir/run.log" >&2; return 1; }
   servers+=("$(cat "$dir/server.pid")")
   local endpoint
   endpoint=$(sed -n 's/^AWS_ENDPOINT_URL_DYNAMODB=//p' "$dir/github.env")
-  [ "$endpoint" = "http://127.0.0.1:$free_port" ] || { echo "GITHUB_ENV has: $(cat "$dir/github.env")" >&2; return 1; }
+  [ "$endpoint" = "http://127.0.0.1:$port_for_8000" ] ||
+    { echo "GITHUB_ENV has: $(cat "$dir/github.env")" >&2; return 1; }
   for _ in $(seq 1 100); do grep -q 'listening on' "$dir/run.log" && break; sleep 0.05; done
   aws_cli_round_trip "$endpoint"
 }
@@ -202,7 +211,8 @@ if ! cmp -s "$js_sdk/package-lock.json" "$js_sdk/node_modules/.dynapage-installe
 fi
 if (cd "$work/npm" && echo '{"private": true}' >package.json &&
     npm install --no-audit --no-fund --loglevel=error "$dist/dynapage-$version.tgz" >/dev/null); then
-  "$python" tests/package/readme_snippets.py README.md "$work/npm" readme.test.js || failed "README.md's node:test example"
+  "$python" tests/package/readme_snippets.py README.md "$work/npm" readme.test.js ||
+    failed "README.md's node:test example"
   (cd "$work/npm" && NODE_PATH="$js_sdk/node_modules" node --test ./*.test.js) || failed "npm: node --test"
   js_runners || failed "npm: the README's Jest and Vitest globalSetup"
 else
