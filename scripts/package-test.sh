@@ -84,12 +84,13 @@ aws_cli_round_trip() {
         --query Item.k.S --output text)" = v ]
 }
 
-# js_runners: the README's jest.config.js and vitest.config.js, in a user's project (tests/package/js-runners: Jest,
-# Vitest, the SDK v3) with the dynapage just installed from the tarball ($work/npm). Two test files, one per worker,
-# each with its own access key and the same table name; both must reach the one server of the globalSetup through
-# AWS_ENDPOINT_URL_DYNAMODB, and that server must be gone when the runner exits. The project's node_modules is
-# installed once per package-lock.json into a cache outside the checkout, which later runs on this machine reuse
-# ($DYNAPAGE_JS_RUNNERS, default ~/.cache/dynapage/js-runners); the first install takes ~40 s, a run ~15 s.
+# js_runners: the README's jest.config.js and vitest.config.js, in a user's project (tests/package/js-runners:
+# Jest, Vitest, TypeScript, the SDK v3) with the dynapage just installed from the tarball ($work/npm). Two test
+# files, one per worker, each with its own access key and the same table name; both must reach the one server of
+# the globalSetup through AWS_ENDPOINT_URL_DYNAMODB, and that server must be gone when the runner exits. Then tsc
+# checks types.ts against the package's index.d.ts. The project's node_modules is installed once per
+# package-lock.json into a cache outside the checkout, which later runs on this machine reuse
+# ($DYNAPAGE_JS_RUNNERS, default ~/.cache/dynapage/js-runners); the first install takes ~45 s, a run ~25 s.
 js_runners() {
   local source=tests/package/js-runners
   local cache="${DYNAPAGE_JS_RUNNERS:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/dynapage/js-runners}"
@@ -102,7 +103,7 @@ js_runners() {
   fi
   local project="$work/js-runners" entry runner endpoints
   mkdir -p "$project/node_modules"
-  cp "$source"/package.json "$source"/*.cjs "$source"/*.test.* "$project/" || return 1
+  cp "$source"/package.json "$source"/*.cjs "$source"/*.test.* "$source"/types.ts "$project/" || return 1
   "$python" tests/package/readme_snippets.py README.md "$project" jest.config.js vitest.config.js || return 1
   for entry in "$cache"/node_modules/* "$cache"/node_modules/.bin; do ln -s "$entry" "$project/node_modules/"; done
   ln -sfn "$work/npm/node_modules/dynapage" "$project/node_modules/dynapage"
@@ -123,6 +124,9 @@ js_runners() {
       return 1
     fi
   done
+  step "npm: tsc --strict against the package's types"
+  (cd "$project" && node node_modules/typescript/bin/tsc --noEmit --strict --skipLibCheck --module node16 \
+    --target es2022 --types node types.ts)
 }
 
 # compose_test: the repository's docker-compose.yml as a user runs it, on the image just loaded (--no-build), on a
