@@ -96,7 +96,8 @@ bash scripts/docker-context.sh "$stage/dynapage" "$DIST_DIR/image-context"
 source scripts/docker-engine.sh
 if ensure_docker_engine; then
   docker build -q -t "dynapage:$version" -t dynapage:latest "$DIST_DIR/image-context" >/dev/null
-  docker save "dynapage:$version" -o "$DIST_DIR/dynapage-$version-image.tar"
+  # Both tags: docker-compose.yml runs dynapage:latest.
+  docker save "dynapage:$version" dynapage:latest -o "$DIST_DIR/dynapage-$version-image.tar"
 elif [ "${CI:-}" = true ]; then
   echo "scripts/package.sh: cannot build the image: $DOCKER_ENGINE_PROBLEM" >&2
   exit 1
