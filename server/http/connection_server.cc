@@ -114,9 +114,24 @@ bool ConnectionServer::process_and_close_socket(socket_t sock) {
     while (true) {
       bool connection_closed = false;
       ResetFraming();
-      ok = process_request(stream, remote_ip, remote_port, local_ip, local_port, /*close_connection=*/false,
-                           connection_closed, check_framing);
+      DirectOutcome direct = direct_ ? direct_(stream, &connection_closed) : DirectOutcome::kNotDirect;
+      if (direct == DirectOutcome::kNotDirect) {
+        ok = process_request(stream, remote_ip, remote_port, local_ip, local_port, /*close_connection=*/false,
+                             connection_closed, check_framing);
+      } else {
+        ok = direct == DirectOutcome::kAnswered;
+      }
       ok = stream.Flush() && ok;
+      if (!ok && stream.unanswered_request()) {
+        // A request begun but never framed: its line too long to read, or its rest not arrived within the
+        // deadline. The client gets the 400 any bad request gets, not a bare close.
+        SendBestEffort(
+            sock, ClosingAnswer(400, stream.deadline_passed() ? "The request did not arrive within the request deadline"
+                                                              : "Malformed HTTP request"));
+        Unregister(sock);
+        CloseLingering(sock);
+        return false;
+      }
       stream.EndRequest();
       refused = ok && CurrentFraming().close_connection;
       if (!ok || connection_closed || CurrentFraming().close_connection || Closing()) break;

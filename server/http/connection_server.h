@@ -12,6 +12,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -20,6 +21,18 @@
 #include "server/http/exchange.h"
 
 namespace dynapage {
+
+class ConnectionStream;
+
+// What the direct path (DirectServer) did with a connection's next request.
+enum class DirectOutcome : int {
+  kNotDirect,  // nothing: the request is cpp-httplib's to parse (what was received stays unread)
+  kAnswered,   // read and answered (the answer is pending in the stream)
+  kFailed,     // the connection ended, or the request's rest did not arrive
+};
+// Serves a connection's next request without cpp-httplib when it can (direct_head.h); sets *close_connection when
+// the connection closes after the answer.
+using DirectServer = std::function<DirectOutcome(ConnectionStream& stream, bool* close_connection)>;
 
 // The socket of the connection this thread serves (for a fault rule that drops the connection), or -1.
 int CurrentConnectionSocket();
@@ -30,6 +43,8 @@ class ConnectionServer : public httplib::Server {
   void CloseConnections();
   ClientCpuAffinity& client_cpus() { return client_cpus_; }
   void set_request_deadline(std::chrono::milliseconds deadline) { request_deadline_ = deadline; }
+  // REQUIRES: called before the first connection.
+  void set_direct_server(DirectServer direct) { direct_ = std::move(direct); }
   // Serves sock on a thread of its own, or answers 503 and closes it when max_connections are open already or
   // no thread can be had.
   void StartConnection(int sock, size_t max_connections);
@@ -53,6 +68,7 @@ class ConnectionServer : public httplib::Server {
   bool Closing();
 
   ClientCpuAffinity client_cpus_;
+  DirectServer direct_;
   std::chrono::milliseconds request_deadline_{std::chrono::seconds(30)};
   std::shared_ptr<Count> count_ = std::make_shared<Count>();
   std::mutex mu_;

@@ -10,6 +10,7 @@
 
 #include "server/http/answer_text.h"
 #include "server/http/connection_server.h"
+#include "server/http/connection_stream.h"
 #include "server/http/content_encoding.h"
 #include "server/http/http_server.h"
 #include "server/http/request_framing.h"
@@ -115,6 +116,10 @@ void HttpServer::InstallHandlers() {
   server_->set_keep_alive_max_count(1u << 30);
   server_->set_keep_alive_timeout(kKeepAliveSeconds);
   server_->set_payload_max_length(kMaxRequestBytes);
+  keep_alive_line_ =
+      "Keep-Alive: timeout=" + std::to_string(kKeepAliveSeconds) + ", max=" + std::to_string(1u << 30) + "\r\n";
+  server_->set_direct_server(
+      [this](ConnectionStream& stream, bool* close_connection) { return ServeDirect(stream, close_connection); });
   auto preflight = [this](const httplib::Request& req, httplib::Response& res) { AnswerPreflight(req, res); };
   // A request refused by CheckFraming is answered before its body is read.
   server_->set_pre_routing_handler([](const httplib::Request&, httplib::Response& res) {

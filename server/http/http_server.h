@@ -46,6 +46,8 @@ struct Response;
 namespace dynapage {
 
 class ConnectionServer;
+class ConnectionStream;
+enum class DirectOutcome : int;
 
 // How the HTTP layer serves. Set before Bind().
 struct HttpOptions {
@@ -105,6 +107,9 @@ class HttpServer {
   const std::vector<std::string>& CrossOriginOrigins(std::string_view path) const;
   // Whether every listener is on a loopback address (HttpRequestView::loopback_only).
   bool loopback_only() const { return !non_loopback_listener_; }
+  // Reads and answers the connection's next request without cpp-httplib, if it is one the direct path serves
+  // (direct_head.h; direct_exchange.cc).
+  DirectOutcome ServeDirect(ConnectionStream& stream, bool* close_connection);
   // The handler's answer to request; an injected fault closes the connection on socket.
   HttpAnswer RunHandler(const HttpRequestView& request, int socket);
   bool BeginRequest();
@@ -113,6 +118,7 @@ class HttpServer {
   int Listen(const void* addr, unsigned addr_len, bool v6_only);
 
   HttpOptions options_;
+  std::string keep_alive_line_;        // "Keep-Alive: timeout=120, max=…\r\n", as cpp-httplib writes it
   std::string cors_header_lines_;      // the constant CORS header lines of every response, when any origin may call
   RequestHandler* handler_ = nullptr;  // set by Run() before it accepts the first connection
   std::unique_ptr<ConnectionServer> server_;

@@ -11,16 +11,23 @@
 
 namespace dynapage {
 
-namespace {
-
-bool EqualsIgnoringCase(const std::string& a, const char* b, size_t b_size) {
-  if (a.size() != b_size) return false;
-  for (size_t i = 0; i < b_size; i++) {
-    char c = a[i];
+bool EqualsIgnoringCase(std::string_view text, const char* lower, size_t lower_size) {
+  if (text.size() != lower_size) return false;
+  for (size_t i = 0; i < lower_size; i++) {
+    char c = text[i];
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    if (c != b[i]) return false;
+    if (c != lower[i]) return false;
   }
   return true;
+}
+
+namespace {
+
+bool HasWhitespace(const std::string& name) {
+  for (char c : name) {
+    if (c == ' ' || c == '\t') return true;
+  }
+  return false;
 }
 
 bool AllDigits(const std::string& s) {
@@ -68,6 +75,13 @@ void CheckFraming(httplib::Request& req) {
   const std::string* encoding = nullptr;
   int lengths = 0, transfer_encodings = 0, content_encodings = 0;
   for (const auto& [name, value] : req.headers) {
+    // RFC 9112 §5.1: no whitespace between a field name and its colon (cpp-httplib keeps it in the name), and none
+    // before the name (an obsolete line folding, §5.2).
+    if (HasWhitespace(name)) {
+      x.refusal_status = 400;
+      x.refusal = "Whitespace in a header field name or before its colon";
+      return;
+    }
     // Cheap filters first: these three names have lengths 14, 16 and 17.
     if (name.size() == 14 && EqualsIgnoringCase(name, "content-length", 14)) {
       if (length && *length != value) {

@@ -12,6 +12,7 @@
 #include <httplib.h>
 
 #include <string>
+#include <string_view>
 
 #include "server/http/content_encoding.h"
 #include "server/http/exchange.h"
@@ -25,6 +26,9 @@ struct FramingState {
   bool close_connection = false;  // the answer closes the connection: framing is lost, or the body is unread
   ContentEncoding encoding = ContentEncoding::kIdentity;  // of the body, which the handler decodes
 };
+
+// text equals lower (lower-case, lower_size bytes), ASCII letters compared in any case: a header name or token.
+bool EqualsIgnoringCase(std::string_view text, const char* lower, size_t lower_size);
 
 // This thread's request's state.
 FramingState& CurrentFraming();

@@ -124,6 +124,22 @@ TEST_F(FramingTest, SmuggledRequestAfterBadFramingNeverRuns) {
                          "an unknown Content-Encoding");
 }
 
+// RFC 9112 §5.1: whitespace between a header's name and its colon is refused (a server that took "Content-Length :"
+// as some other header would frame the body differently from a proxy that took it as Content-Length).
+TEST_F(FramingTest, WhitespaceBeforeAHeadersColonIsRefused) {
+  const std::string start = "POST / HTTP/1.1\r\nHost: x\r\n" + std::string(kRawSignedHeaders) +
+                            "X-Amz-Target: DynamoDB_20120810.ListTables\r\n";
+  ExpectRefusedAndClosed(start + "Content-Length : 2\r\n\r\n{}", 400, "a space before the colon");
+  ExpectRefusedAndClosed(start + "X-Amz-Meta\t: v\r\nContent-Length: 2\r\n\r\n{}", 400, "a tab before the colon");
+  ExpectRefusedAndClosed(start + " X-Folded: v\r\nContent-Length: 2\r\n\r\n{}", 400, "a header line folded");
+}
+
+// A request line longer than cpp-httplib reads (32 KB) gets the 400 of any bad request, not a bare close.
+TEST_F(FramingTest, RequestLineTooLongToReadIsA400) {
+  ExpectRefusedAndClosed("POST /" + std::string(40000, 'a') + " HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n", 400,
+                         "a request line over 32 KB");
+}
+
 // Identical repeated Content-Lengths are one length (RFC 9112 §6.3).
 TEST_F(FramingTest, RepeatedIdenticalContentLengthIsAccepted) {
   HttpResult r = server_.SendRaw("POST / HTTP/1.1\r\nHost: localhost\r\n" + std::string(kRawSignedHeaders) +
@@ -184,6 +200,10 @@ TEST(RequestDeadlineTest, BodyThatNeverArrivesTimesOut) {
   ::close(fd);
   EXPECT_TRUE(r.closed);
   EXPECT_LT(Clock::now() - start, std::chrono::seconds(3));
+  // Answered, as any bad request is, before the close (docs/robustness.md).
+  EXPECT_EQ(0u, r.bytes.find("HTTP/1.1 400 ")) << r.bytes;
+  EXPECT_NE(std::string::npos, r.bytes.find("\r\nConnection: close\r\n")) << r.bytes;
+  EXPECT_NE(std::string::npos, r.bytes.find("The request did not arrive within the request deadline")) << r.bytes;
   auto deadline = Clock::now() + std::chrono::seconds(3);
   while (server.http().open_connections() > 1 && Clock::now() < deadline) {  // 1: the TestServer's own client
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
