@@ -124,10 +124,12 @@ bool ConnectionServer::process_and_close_socket(socket_t sock) {
       ok = stream.Flush() && ok;
       if (!ok && stream.unanswered_request()) {
         // A request begun but never framed: its line too long to read, or its rest not arrived within the
-        // deadline. The client gets the 400 any bad request gets, not a bare close.
-        SendBestEffort(
-            sock, ClosingAnswer(400, stream.deadline_passed() ? "The request did not arrive within the request deadline"
-                                                              : "Malformed HTTP request"));
+        // deadline. The client gets the 400 any bad request gets, not a bare close; one past the deadline is not
+        // waited for any longer (no lingering close).
+        bool late = stream.deadline_passed();
+        SendBestEffort(sock, ClosingAnswer(400, late ? "The request did not arrive within the request deadline"
+                                                     : "Malformed HTTP request"));
+        if (late) break;
         Unregister(sock);
         CloseLingering(sock);
         return false;

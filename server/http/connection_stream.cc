@@ -160,8 +160,8 @@ void ConnectionStream::ShedIdleMemory() {
 }
 
 ssize_t ConnectionStream::write(const char* ptr, size_t size) {
-  answered_ = true;
   if (failed_) return -1;
+  answered_ = true;
   if (pending_.size() + size <= kCoalesceBytes) {
     pending_.append(ptr, size);
     return static_cast<ssize_t>(size);

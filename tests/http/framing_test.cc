@@ -211,6 +211,20 @@ TEST(RequestDeadlineTest, BodyThatNeverArrivesTimesOut) {
   EXPECT_LE(server.http().open_connections(), 1u);
 }
 
+// The same for a chunked body (read by cpp-httplib, not the direct path) whose last chunk never comes.
+TEST(RequestDeadlineTest, ChunkedBodyThatNeverEndsIsA400) {
+  TestServer server(ShortDeadline());
+  int fd = ConnectLoopback(server.port());
+  ASSERT_GE(fd, 0);
+  SendAll(fd, "POST / HTTP/1.1\r\nHost: x\r\n" + std::string(kRawSignedHeaders) +
+                  "X-Amz-Target: DynamoDB_20120810.ListTables\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n");
+  Received r = ReadUntilClosed(fd, std::chrono::seconds(10));
+  ::close(fd);
+  EXPECT_TRUE(r.closed);
+  EXPECT_EQ(0u, r.bytes.find("HTTP/1.1 400 ")) << r.bytes;
+  EXPECT_NE(std::string::npos, r.bytes.find("The request did not arrive within the request deadline")) << r.bytes;
+}
+
 // A client trickling its request head a byte at a time is disconnected at the deadline.
 TEST(RequestDeadlineTest, SlowHeaderClientIsDisconnected) {
   TestServer server(ShortDeadline());
