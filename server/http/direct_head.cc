@@ -102,8 +102,13 @@ bool ParseDirectHead(std::string_view head, DirectHead* out) {
         }
         break;
       case 12:
-        if (!have_type && NameIs(name, "content-type")) {
-          request.content_type = value;
+        if (NameIs(name, "content-type")) {
+          // cpp-httplib reads these bodies itself (and refuses a multipart body without a boundary).
+          if (value.find("multipart/form-data") != std::string_view::npos ||
+              value.find("application/x-www-form-urlencoded") != std::string_view::npos) {
+            return false;
+          }
+          if (!have_type) request.content_type = value;
           have_type = true;
         } else if (!have_target && NameIs(name, "x-amz-target")) {
           request.target = value;

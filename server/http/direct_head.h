@@ -25,8 +25,9 @@ struct DirectHead {
 // Parses head, a request head ending in its blank line ("\r\n\r\n" are its last four bytes). True if it is a head
 // the direct path serves: the request line is exactly "POST / HTTP/1.1"; at most 100 header lines, each under 8 KB,
 // of a name of token characters, a colon and a value of visible characters, spaces and tabs; a Host; one
-// Content-Length (or identical repeats) of at most kMaxRequestBytes; and no Transfer-Encoding, Content-Encoding,
-// Expect, Origin or Range. *out views head. False for anything else, with *out unspecified.
+// Content-Length (or identical repeats) of at most kMaxRequestBytes; no Transfer-Encoding, Content-Encoding,
+// Expect, Origin or Range; and no Content-Type of a form (multipart/form-data, application/x-www-form-urlencoded). *out
+// views head. False for anything else, with *out unspecified.
 bool ParseDirectHead(std::string_view head, DirectHead* out);
 
 }  // namespace dynapage
