@@ -1,5 +1,5 @@
 // HttpServer's direct path: a request with a head ParseDirectHead() accepts is read and answered here, without
-// cpp-httplib, with the same answer cpp-httplib's path gives it (status line, headers in the same order, body).
+// cpp-httplib, with the same answer cpp-httplib's path gives it (status line, header lines, body).
 
 #include <httplib.h>
 #include <libdeflate.h>
@@ -61,7 +61,7 @@ DirectOutcome HttpServer::ServeDirect(ConnectionStream& stream, bool* close_conn
     answer.content_type = kJsonType;
     *close_connection = true;
   }
-  // As cpp-httplib writes it: its header map's order, then Date and the constant CORS lines.
+  // The header lines cpp-httplib writes (its map has no order; these go sorted), then Date and the CORS lines.
   thread_local std::string text;
   text.assign("HTTP/1.1 ").append(std::to_string(answer.status)).append(" ");
   text.append(httplib::status_message(answer.status)).append("\r\n");
