@@ -27,10 +27,10 @@ struct HttpRequestView {
   std::string_view path;   // without the query string
   std::string_view query;  // the query string after '?', undecoded ("" without one)
   std::string_view content_type;
-  std::string_view target;           // X-Amz-Target
-  std::string_view authorization;    // Authorization
-  std::string_view host;             // Host, or the address the connection came in on (HTTP/1.0 without Host)
-  std::string_view origin;           // Origin: the web page a browser sends the request for ("" from any other client)
+  std::string_view target;         // X-Amz-Target
+  std::string_view authorization;  // Authorization
+  std::string_view host;           // Host, or the address the connection came in on (HTTP/1.0 without Host)
+  std::string_view origin;         // Origin: the web page a browser sends the request for ("" from any other client)
   // Whether every address the server listens on is a loopback address (127.0.0.0/8, ::1): only programs on this
   // machine can connect, and so a Host naming another machine was sent by a page DNS rebinding led here.
   bool loopback_only = false;

@@ -21,8 +21,8 @@ HttpAnswer ToHttpAnswer(WireResponse&& answer) {
 // The browser guard's verdict on request: true, with *refusal its answer, when a web page may not send it.
 bool RefuseBrowserRequest(const HttpRequestView& request, const BrowserGuardOptions& guard, HttpAnswer* refusal) {
   WireResponse answer;
-  GuardedRequest guarded{request.method,         request.path,         request.host, request.origin,
-                         request.content_type, request.loopback_only};
+  GuardedRequest guarded{request.method, request.path,         request.host,
+                         request.origin, request.content_type, request.loopback_only};
   if (!RefuseBrowserRequest(guarded, guard, &answer)) return false;
   *refusal = ToHttpAnswer(std::move(answer));
   return true;

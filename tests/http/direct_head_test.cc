@@ -161,6 +161,34 @@ TEST(DirectAnswerTest, IsTheAnswerOfCppHttplibsPath) {
   }
 }
 
+// The browser guard (server/admin/browser_guard.h) refuses on the direct path what it refuses on cpp-httplib's: a
+// DNS-rebound Host, with a head the direct path takes, is a 403 and deletes nothing.
+TEST(DirectAnswerTest, RefusesAForeignHostAsCppHttplibsPathDoes) {
+  TestServer server;
+  ASSERT_EQ(200, server.CreateTable("tab", "pk", "S").status);
+  std::string rebound = RawRequest("DeleteTable", R"({"TableName":"tab"})");
+  const std::string loopback_host = "Host: localhost\r\n";
+  ASSERT_NE(std::string::npos, rebound.find(loopback_host));
+  rebound.replace(rebound.find(loopback_host), loopback_host.size(), "Host: evil.example:8000\r\n");
+  std::string head = rebound.substr(0, rebound.find("\r\n\r\n") + 4);
+  ASSERT_TRUE(Parses(head)) << "not a head the direct path serves: " << head;
+  std::string indirect = rebound;
+  indirect.replace(0, 6, "POST /?");
+  for (const std::string& request : {rebound, indirect}) {
+    SCOPED_TRACE(request.substr(0, 8));
+    int fd = ConnectLoopback(server.port());
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(static_cast<ssize_t>(request.size()), ::send(fd, request.data(), request.size(), MSG_NOSIGNAL));
+    std::string answer = ReadAnswer(fd);
+    ::close(fd);
+    EXPECT_EQ(0u, answer.find("HTTP/1.1 403 Forbidden\r\n")) << answer;
+    EXPECT_NE(std::string::npos, answer.find("AccessDeniedException")) << answer;
+    EXPECT_NE(std::string::npos, answer.find("--allow-host evil.example")) << answer;
+  }
+  HttpResult described = server.Call("DescribeTable", R"({"TableName":"tab"})");
+  EXPECT_EQ(200, described.status) << described.Describe();
+}
+
 // A body that arrives after its head, in pieces, is read whole; and requests pipelined behind it are answered in
 // order.
 TEST(DirectAnswerTest, BodyInPiecesAndPipelinedRequests) {

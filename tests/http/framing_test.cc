@@ -105,8 +105,9 @@ TEST_F(FramingTest, SmuggledRequestAfterBadFramingNeverRuns) {
   for (int i = 0; i < 120; i++) many += "X-H" + std::to_string(i) + ": v\r\n";
   ExpectRefusedAndClosed(start + many + "Content-Length: 2\r\n\r\n{}", 400, "over 100 headers");
   ExpectRefusedAndClosed("GARBAGE\r\n\r\n", 400, "a bad request line");
-  ExpectRefusedAndClosed("POST /" + std::string(9000, 'a') + " HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n", 400,
-                         "a request line over the limit (400, not 414)");
+  ExpectRefusedAndClosed(
+      "POST /" + std::string(9000, 'a') + " HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n", 400,
+      "a request line over the limit (400, not 414)");
   ExpectRefusedAndClosed(
       "POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: multipart/form-data\r\nContent-Length: 4\r\n"
       "\r\nabcd",
