@@ -12,7 +12,7 @@ DYNAPAGE_BUILD_PACKAGES=(
   libsnappy-dev libbz2-dev liblz4-dev libzstd-dev
 )
 # shellcheck disable=SC2034
-DYNAPAGE_TEST_PACKAGES=(python3-boto3 python3-pytest python3-pytest-xdist python3-yaml awscli)
+DYNAPAGE_TEST_PACKAGES=(python3-boto3 python3-pytest python3-pytest-xdist python3-yaml awscli valgrind)
 # clang and its libFuzzer runtime, for scripts/fuzz.sh (Debian 12's clang is 14).
 # shellcheck disable=SC2034
 DYNAPAGE_FUZZ_PACKAGES=(clang libclang-rt-14-dev)

@@ -4,7 +4,8 @@
 #   bash scripts/test.sh
 #
 # 1. The release build (build/): every ctest label, unit, http, conformance (the suite of conformance/ against a
-#    freshly started dynapage) and sdk (boto3 and the AWS CLI with pytest, the JavaScript SDK with node --test).
+#    freshly started dynapage) and sdk (boto3 and the AWS CLI with pytest, the JavaScript SDK with node --test), and
+#    the instruction guard (bench/instruction_guard.py).
 #    Then the container (scripts/docker-test.sh) and Terraform (scripts/terraform-test.sh) against that build;
 #    then every release artefact, installed and used (scripts/package.sh, scripts/package-test.sh).
 # 2. The checked build (build-checked/): Debug, so every DP_DCHECK (REQUIRES: precondition) is enforced, with
@@ -29,6 +30,9 @@ status=0
 # The same build command as scripts/run.sh and the Dockerfile.
 JOBS="$JOBS" BUILD_DIR="$BUILD_DIR" bash scripts/build.sh
 ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$JOBS" || status=1
+# The per-request cost in instructions (valgrind, so a busy machine cannot make it flake): a no-op request, a Query
+# page and a loaded item against bench/instruction_baseline.json; more than 5% worse fails (about two minutes).
+python3 bench/instruction_guard.py --binary "$BUILD_DIR/dynapage" || status=1
 
 # The container (built around the binary above, seconds) and Terraform against dynapage; each says SKIPPED where
 # this machine cannot run it (no Docker engine; no terraform or provider).

@@ -202,14 +202,14 @@ const Flag kFlags[] = {
     {"--admin-cors", true, false,
      [](const std::string& value, ParseState* state) -> std::string {
        if (value.empty()) return "needs a list of origins, '*' or 'none'";
-       state->out->http.guard.admin_cors_origins = SplitOrigins(value);
+       state->out->guard.admin_cors_origins = SplitOrigins(value);
        return "";
      }},
     {"--allow-host", true, false,
      [](const std::string& value, ParseState* state) -> std::string {
        if (value.empty() || value.find_first_of(":/ ,") != std::string::npos)
          return "needs a host name, without a port";
-       state->out->http.guard.allowed_hosts.push_back(value);
+       state->out->guard.allowed_hosts.push_back(value);
        return "";
      }},
     {"--page-chaos", true, false,

@@ -19,6 +19,7 @@
 
 #include "engine/database/database.h"
 #include "engine/database/database_set.h"
+#include "server/admin/browser_guard.h"
 #include "server/admin/test_bench.h"
 #include "server/http/http_server.h"
 #include "server/protocol/dispatcher.h"
@@ -34,6 +35,8 @@ struct CommandLine {
   ServiceOptions service;
   // Connections, CORS origins (-cors / --cors), the client CPU affinity: how the HTTP layer serves.
   HttpOptions http;
+  // What keeps web pages out (--allow-host, --admin-cors): the service's browser guard.
+  BrowserGuardOptions guard;
   // --ttl-interval: the TTL sweeper's period (0: only on POST /_dynapage/ttl/sweep).
   int64_t ttl_interval_seconds = 5;
   // The test bench: page chaos, fault rules, the pagination audit, the request log, metrics (all off by default).

@@ -9,10 +9,10 @@
 
 #include "engine/base/offset_clock.h"
 #include "engine/database/database.h"
-#include "engine/database/database_set.h"
 #include "server/command_line.h"
 #include "server/health_check.h"
 #include "server/http/http_server.h"
+#include "server/service/service.h"
 
 int main(int argc, char** argv) {
   dynapage::CommandLine options;
@@ -51,7 +51,6 @@ int main(int argc, char** argv) {
   dynapage::RaiseOpenFileLimit();
   dynapage::HttpServer server;
   server.set_options(options.http);
-  server.set_test_bench(&bench);
   const std::string& host = options.host;
   int bound = host.empty() ? server.BindLoopback(options.port) : server.Bind(host, options.port);
   if (bound < 0) {
@@ -59,28 +58,31 @@ int main(int argc, char** argv) {
     return 1;
   }
   const std::string& path = options.database.path;
-  // The store opens now, for every namespace mode (creating the folder, the owner's only), so that a bad folder,
-  // a folder another dynapage process holds, or a 0.1.0 folder's migration is dealt with before the first
-  // request; each namespace's catalog is read on its first request.
-  std::unique_ptr<dynapage::DatabaseSet> databases;
-  dynapage::Status opened = dynapage::DatabaseSet::Open(options.namespace_mode, options.database, &databases);
-  if (!opened.ok()) {
-    std::fprintf(stderr, "dynapage: %s\n", opened.message().c_str());
-    return 1;
-  }
-  if (databases->store()->migrated_namespaces() > 0) {
-    std::fprintf(stderr, "dynapage: migrated %d namespace database(s) of dynapage 0.1.0 in %s into its store\n",
-                 databases->store()->migrated_namespaces(), path.c_str());
-  }
   // Streams and TTL: the clock POST /_dynapage/clock sets (the server's clock), and one TTL sweeper for every
   // namespace, every --ttl-interval seconds.
   dynapage::OffsetClock clock;
   options.service.settable_clock = &clock;
+  // The store opens now, for every namespace mode (creating the folder, the owner's only), so that a bad folder,
+  // a folder another dynapage process holds, or a 0.1.0 folder's migration is dealt with before the first
+  // request; each namespace's catalog is read on its first request.
+  std::unique_ptr<dynapage::Service> service;
+  dynapage::Status opened =
+      dynapage::Service::Open(options.namespace_mode, options.database, options.service, &bench, &service);
+  if (!opened.ok()) {
+    std::fprintf(stderr, "dynapage: %s\n", opened.message().c_str());
+    return 1;
+  }
+  service->set_browser_guard(options.guard);
+  dynapage::Store* store = service->databases()->store();
+  if (store->migrated_namespaces() > 0) {
+    std::fprintf(stderr, "dynapage: migrated %d namespace database(s) of dynapage 0.1.0 in %s into its store\n",
+                 store->migrated_namespaces(), path.c_str());
+  }
   dynapage::RequestContext sweeper_context;
   sweeper_context.request_id = "ttl-sweeper";
   sweeper_context.caller.region = options.service.region;
   sweeper_context.clock = &clock;
-  databases->StartSweepers(sweeper_context, options.ttl_interval_seconds * 1000);
+  service->StartSweepers(sweeper_context, options.ttl_interval_seconds * 1000);
   std::thread watcher([&server, signals] {
     int sig = 0;
     sigwait(&signals, &sig);
@@ -101,7 +103,7 @@ int main(int argc, char** argv) {
                  static_cast<unsigned long long>(*options.bench.page_chaos_seed));
   }
   std::fflush(stdout);
-  server.Run(databases.get(), options.service);
+  server.Run(service.get());
   // Run() also returns if the listener fails; make sure new requests are turned away, and wake the watcher.
   server.Stop();
   pthread_kill(watcher.native_handle(), SIGTERM);
@@ -109,7 +111,7 @@ int main(int argc, char** argv) {
   server.WaitForRequests();
   // The audit's summary reads what abandoned chains left: before the databases close.
   std::string audit_summary = bench.audit() ? bench.AuditSummary() : "";
-  databases.reset();  // flushes RocksDB
+  service.reset();  // closes the databases: flushes RocksDB
   int exit_status = 0;
   if (bench.audit()) {
     std::fputs(audit_summary.c_str(), stderr);

@@ -109,7 +109,7 @@ bool OriginListed(const std::vector<std::string>& origins, std::string_view orig
 }
 
 bool RefuseBrowserRequest(const GuardedRequest& request, const BrowserGuardOptions& options, WireResponse* refusal) {
-  if (options.loopback_only && !request.host.empty() && !IsLoopbackHost(request.host)) {
+  if (request.loopback_only && !request.host.empty() && !IsLoopbackHost(request.host)) {
     std::string_view name = HostName(request.host);
     bool allowed = false;
     for (const std::string& host : options.allowed_hosts) allowed = allowed || EqualsIgnoringCase(host, name);

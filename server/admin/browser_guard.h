@@ -1,5 +1,6 @@
 // BrowserGuard: what keeps a web page the developer visits from reaching dynapage (docs/robustness.md, "Security
-// model"). A pure decision on one request's method, path and headers; the HTTP layer asks it before anything else.
+// model"). A pure decision on one request's method, path and headers; the service (server/service/service.h) asks it
+// before anything else, for every request and every CORS preflight, whichever path the HTTP layer read it on.
 //
 // dynapage has no authentication: anything that can open a connection to it can use it. What a browser can send on
 // a page's behalf without asking (a form POST, a text/plain fetch, an <img>) and what DNS rebinding lets a page send
@@ -25,8 +26,6 @@
 namespace dynapage {
 
 struct BrowserGuardOptions {
-  // Whether every listener is on a loopback address: then the Host check applies.
-  bool loopback_only = false;
   // --allow-host: more Host names (without a port) accepted besides the loopback ones; compared ignoring case.
   std::vector<std::string> allowed_hosts;
   // --admin-cors: the origins a page may call the admin routes from ("*": any); none by default.
@@ -40,6 +39,8 @@ struct GuardedRequest {
   std::string_view host;    // the Host header ("localhost:8000"); empty when there is none
   std::string_view origin;  // the Origin header, or empty
   std::string_view content_type;
+  // Whether every listener is on a loopback address (told by the HTTP layer): then the Host check applies.
+  bool loopback_only = false;
 };
 
 // True when request must be refused; then *refusal is the answer (403 or 415, a JSON error naming the rule and

@@ -83,7 +83,7 @@ class ClientCpuAffinity {
     uint64_t id_;
     int pinned_ = -1;
     uint32_t receives_ = 0;  // wraps harmlessly
-    bool seen_ = false;  // AfterReceive noted seen_cpu_ since the last AfterResponse
+    bool seen_ = false;      // AfterReceive noted seen_cpu_ since the last AfterResponse
     int seen_cpu_ = -1;
   };
 

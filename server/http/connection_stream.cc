@@ -57,6 +57,15 @@ ssize_t ConnectionStream::read(char* ptr, size_t size) {
   return ReadMore(ptr, size);
 }
 
+std::string_view ConnectionStream::Buffered() {
+  if (read_begin_ == read_end_) {
+    char byte;
+    if (ReadMore(&byte, 1) != 1) return std::string_view();
+    read_begin_--;  // the byte is still in the buffer: ReadMore received into it
+  }
+  return std::string_view(read_buffer_.get() + read_begin_, read_end_ - read_begin_);
+}
+
 ssize_t ConnectionStream::ReadMore(char* ptr, size_t size) {
   if (size == 0) return 0;
   if (!pending_.empty() && !Flush()) return -1;
@@ -152,6 +161,7 @@ void ConnectionStream::ShedIdleMemory() {
 
 ssize_t ConnectionStream::write(const char* ptr, size_t size) {
   if (failed_) return -1;
+  answered_ = true;
   if (pending_.size() + size <= kCoalesceBytes) {
     pending_.append(ptr, size);
     return static_cast<ssize_t>(size);

@@ -29,6 +29,9 @@
 #include <chrono>
 #include <memory>
 #include <string>
+#include <string_view>
+
+#include "engine/base/check.h"
 
 namespace dynapage {
 
@@ -61,11 +64,23 @@ class ConnectionStream : public httplib::Stream {
 
   // Sends what is pending. Returns false if the connection failed.
   bool Flush();
+  // What has been received and not yet read; when nothing is, first receives (waiting as read() does). Empty at the
+  // end of the stream or on failure.
+  std::string_view Buffered();
+  // Marks the first size bytes of Buffered() read. REQUIRES: size <= Buffered().size().
+  void Consume(size_t size) {
+    DP_DCHECK(size <= read_end_ - read_begin_);
+    read_begin_ += size;
+  }
   // Between requests: what is received next starts a new request (and the next request deadline).
   void EndRequest() {
     mid_request_ = read_begin_ < read_end_;  // a pipelined request has begun already
     waited_ = false;
+    answered_ = false;
   }
+  // Part of the current request has been received, and nothing has been written in answer to it: a request that
+  // fails now is refused with an answer of the connection's own (ConnectionServer), not dropped.
+  bool unanswered_request() const { return mid_request_ && !answered_; }
   // True if a receive failed because the request deadline passed.
   bool deadline_passed() const { return deadline_passed_; }
 
@@ -90,6 +105,7 @@ class ConnectionStream : public httplib::Stream {
   bool mid_request_ = false;  // part of the current request has been received
   bool waited_ = false;       // a receive of the current request found nothing waiting: deadline_ is set
   bool deadline_passed_ = false;
+  bool answered_ = false;  // something has been written since the current request began
   std::chrono::steady_clock::time_point deadline_;
   std::chrono::seconds idle_shed_;  // 0: never shed
   std::chrono::seconds keep_alive_;

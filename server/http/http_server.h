@@ -1,4 +1,6 @@
-// HttpServer: cpp-httplib serving the Dispatcher on one address, or on both loopback addresses (127.0.0.1 and ::1).
+// HttpServer: cpp-httplib serving a RequestHandler (exchange.h; dynapage's is the Service, server/service/) on one
+// address, or on both loopback addresses (127.0.0.1 and ::1). It is the server's ground floor: HTTP/1.1 framing,
+// connections, CORS, request ids, Date and x-amz-crc32, and nothing of DynamoDB's protocol.
 //
 // Every connection gets a thread of its own for as long as the client keeps it (SDKs hold one keep-alive
 // connection per worker and test suites often leave idle clients around; a fixed pool would let idle
@@ -14,13 +16,13 @@
 // Beyond max_connections open connections, a new one is answered 503 and closed. Request bodies may be gzip or
 // deflate (content_encoding.h); the decoded size counts against the 16 MB limit.
 //
-// Starting: Bind() listens at once, and Run(db) serves the Database once it is open. Connections made in
-// between (a client polling while the database opens) wait in the kernel's accept queue and are answered when
+// Starting: Bind() listens at once, and Run(handler) serves once the databases behind the handler are open. Connections
+// made in between (a client polling while the database opens) wait in the kernel's accept queue and are answered when
 // Run() starts, instead of being refused and retried later.
 //
 // Stopping: Stop() closes the listeners, closes idle keep-alive connections, lets busy ones finish their
 // request, and turns away requests that still arrive (503); Run() returns once the listeners are closed.
-// WaitForRequests() then waits for the requests already being handled, after which the Database may be closed.
+// WaitForRequests() then waits for the requests already being handled, after which the handler may be destroyed.
 
 #ifndef DYNAPAGE_SERVER_HTTP_HTTP_SERVER_H_
 #define DYNAPAGE_SERVER_HTTP_HTTP_SERVER_H_
@@ -31,17 +33,23 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "engine/database/database.h"
-#include "server/admin/admin_api.h"
-#include "server/admin/browser_guard.h"
-#include "server/admin/test_bench.h"
-#include "server/protocol/dispatcher.h"
+#include "server/http/exchange.h"
+
+namespace httplib {
+struct Request;
+struct Response;
+}  // namespace httplib
 
 namespace dynapage {
 
-// How the HTTP layer serves, besides what the dispatcher does (ServiceOptions). Set before Bind().
+class ConnectionServer;
+class ConnectionStream;
+enum class DirectOutcome : int;
+
+// How the HTTP layer serves. Set before Bind().
 struct HttpOptions {
   // Open connections beyond this many are answered 503 and closed; 0: DefaultMaxConnections().
   size_t max_connections = 0;
@@ -51,9 +59,6 @@ struct HttpOptions {
   std::chrono::milliseconds request_deadline = std::chrono::seconds(30);
   // Whether each connection's thread runs on its client's CPU (ClientCpuAffinity).
   bool follow_client_cpu = true;
-  // What keeps web pages out (server/admin/browser_guard.h): --allow-host names and --admin-cors origins. The Host
-  // check applies while every listener is on loopback.
-  BrowserGuardOptions guard;
 };
 
 // The connection limit when none is given: the process's open-file limit less what the database and the
@@ -72,22 +77,15 @@ class HttpServer {
   // Whether each connection's thread runs on its client's CPU (ClientCpuAffinity; on by default).
   // REQUIRES: called before Bind().
   void set_follow_client_cpu(bool follow);
-  // The test bench (page chaos, faults, audit, request log, metrics) that requests run in and the admin API
-  // (/_dynapage/…, /metrics) serves; without one, Run() makes one with everything off.
-  // REQUIRES: called before Run(); bench outlives the server.
-  void set_test_bench(TestBench* bench) { bench_ = bench; }
   // Binds host:port (a numeric address or a name) and listens; port 0 picks a free port. Returns the bound port,
   // or -1 on failure.
   int Bind(const std::string& host, int port);
   // Binds 127.0.0.1:port and [::1]:port (the same port; with port 0, the one 127.0.0.1 was given). ::1 is left
   // out where the machine has no IPv6. Returns the bound port, or -1 on failure.
   int BindLoopback(int port);
-  // Serves db with options until Stop() is called. REQUIRES: Bind succeeded; db stays open until
-  // WaitForRequests() returns.
-  void Run(Database* db, const ServiceOptions& options = ServiceOptions());
-  // Serves each caller the database of its namespace (DatabaseSet), as Run(db) does. REQUIRES: as Run(db), for
-  // databases.
-  void Run(DatabaseSet* databases, const ServiceOptions& options);
+  // Serves every request with handler until Stop() is called. REQUIRES: Bind succeeded; handler stays valid
+  // until WaitForRequests() returns.
+  void Run(RequestHandler* handler);
   // Safe to call from any thread, before or while Run() runs. If Run() has started, returns once it has
   // returned; if not, Run() will return at once.
   void Stop();
@@ -98,24 +96,34 @@ class HttpServer {
   size_t open_connections() const;
 
  private:
-  class ConnectionServer;
-
-  void Serve(std::unique_ptr<Dispatcher> dispatcher);
+  // Sets cpp-httplib's handlers: the request handler's route, CORS preflights, refusals, and the response headers
+  // every answer has (http_answers.cc).
+  void InstallHandlers();
+  // The answer to a request cpp-httplib has framed.
+  void Answer(const httplib::Request& req, httplib::Response& res);
+  // The answer to a CORS preflight: the handler's refusal, or what CrossOrigin() allows.
+  void AnswerPreflight(const httplib::Request& req, httplib::Response& res);
+  // The origins that may read the answers of path: the handler's rule, or options_.cors_origins.
+  const std::vector<std::string>& CrossOriginOrigins(std::string_view path) const;
+  // Whether every listener is on a loopback address (HttpRequestView::loopback_only).
+  bool loopback_only() const { return !non_loopback_listener_; }
+  // Reads and answers the connection's next request without cpp-httplib, if it is one the direct path serves
+  // (direct_head.h; direct_exchange.cc).
+  DirectOutcome ServeDirect(ConnectionStream& stream, bool* close_connection);
+  // The handler's answer to request; an injected fault closes the connection on socket.
+  HttpAnswer RunHandler(const HttpRequestView& request, int socket);
   bool BeginRequest();
   void EndRequest();
   // Opens a listening socket on addr; returns its port, or -1.
   int Listen(const void* addr, unsigned addr_len, bool v6_only);
 
   HttpOptions options_;
-  std::string cors_header_lines_;  // the constant CORS header lines of every response, when any origin may call
-  std::unique_ptr<Dispatcher> dispatcher_;  // set by Run() before it accepts the first connection
-  TestBench* bench_ = nullptr;
-  std::unique_ptr<TestBench> own_bench_;          // when none was set
-  std::unique_ptr<AdminApi> admin_;               // set by Run() with dispatcher_
-  std::unique_ptr<DatabaseSet> owned_databases_;  // Run(db)'s one-database set
+  std::string keep_alive_line_;        // "Keep-Alive: timeout=120, max=…\r\n", as cpp-httplib writes it
+  std::string cors_header_lines_;      // the constant CORS header lines of every response, when any origin may call
+  RequestHandler* handler_ = nullptr;  // set by Run() before it accepts the first connection
   std::unique_ptr<ConnectionServer> server_;
   std::vector<int> listeners_;
-  bool non_loopback_listener_ = false;  // a listener on an address other than loopback: no Host check
+  bool non_loopback_listener_ = false;  // a listener on an address other than loopback: set before Run()
   int wake_[2] = {-1, -1};              // a pipe: a byte written wakes the accept loop to stop
   std::mutex mu_;
   std::condition_variable idle_;
@@ -125,10 +133,6 @@ class HttpServer {
   bool run_started_ = false;   // guarded by mu_
   bool run_returned_ = false;  // guarded by mu_
 };
-
-constexpr size_t kMaxRequestBytes = 16 * 1024 * 1024;
-// An idle keep-alive connection is closed after this long; it is also how long a stalled send may take.
-constexpr long kKeepAliveSeconds = 120;
 
 }  // namespace dynapage
 

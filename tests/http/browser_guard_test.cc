@@ -112,8 +112,8 @@ TEST(BrowserGuard, BrowserShapedRequestsAreRefusedAndChangeNothing) {
 
 TEST(BrowserGuard, AllowedHostsAndAdminOrigins) {
   TestServerOptions options;
-  options.http.guard.allowed_hosts = {"dynapage.test"};
-  options.http.guard.admin_cors_origins = {"http://app.test"};
+  options.guard.allowed_hosts = {"dynapage.test"};
+  options.guard.admin_cors_origins = {"http://app.test"};
   options.http.cors_origins = {"http://app.test"};
   TestServer server(options);
   LoadTable(server);

@@ -15,6 +15,7 @@
 
 #include "server/http/http_server.h"
 #include "server/protocol/dispatcher.h"
+#include "server/service/service.h"
 #include "tests/http/http_test_util.h"
 
 namespace dynapage {
@@ -111,10 +112,10 @@ TEST(NamespaceModeTest, ParsesItsNames) {
 class NamespacedServer {
  public:
   explicit NamespacedServer(NamespaceMode mode, const std::string& path = "") {
-    Status opened = DatabaseSet::Open(mode, DatabaseOptions{path}, &databases_);
+    Status opened = Service::Open(mode, DatabaseOptions{path}, ServiceOptions(), nullptr, &service_);
     if (!opened.ok()) std::abort();
     port_ = server_.Bind("127.0.0.1", 0);
-    thread_ = std::thread([this] { server_.Run(databases_.get(), ServiceOptions()); });
+    thread_ = std::thread([this] { server_.Run(service_.get()); });
     httplib::Client probe("127.0.0.1", port_);
     for (int i = 0; i < 5000 && !probe.Get("/"); i++) std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
@@ -155,7 +156,7 @@ class NamespacedServer {
   }
 
  private:
-  std::unique_ptr<DatabaseSet> databases_;
+  std::unique_ptr<Service> service_;
   HttpServer server_;
   std::thread thread_;
   int port_ = -1;

@@ -105,8 +105,9 @@ TEST_F(FramingTest, SmuggledRequestAfterBadFramingNeverRuns) {
   for (int i = 0; i < 120; i++) many += "X-H" + std::to_string(i) + ": v\r\n";
   ExpectRefusedAndClosed(start + many + "Content-Length: 2\r\n\r\n{}", 400, "over 100 headers");
   ExpectRefusedAndClosed("GARBAGE\r\n\r\n", 400, "a bad request line");
-  ExpectRefusedAndClosed("POST /" + std::string(9000, 'a') + " HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n", 400,
-                         "a request line over the limit (400, not 414)");
+  ExpectRefusedAndClosed(
+      "POST /" + std::string(9000, 'a') + " HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n", 400,
+      "a request line over the limit (400, not 414)");
   ExpectRefusedAndClosed(
       "POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: multipart/form-data\r\nContent-Length: 4\r\n"
       "\r\nabcd",
@@ -122,6 +123,22 @@ TEST_F(FramingTest, SmuggledRequestAfterBadFramingNeverRuns) {
   ExpectRefusedAndClosed(start + "Content-Length: 20000000\r\n\r\n{}", 413, "a body over 16 MB");
   ExpectRefusedAndClosed(start + "Content-Encoding: br\r\nContent-Length: 2\r\n\r\n{}", 400,
                          "an unknown Content-Encoding");
+}
+
+// RFC 9112 §5.1: whitespace between a header's name and its colon is refused (a server that took "Content-Length :"
+// as some other header would frame the body differently from a proxy that took it as Content-Length).
+TEST_F(FramingTest, WhitespaceBeforeAHeadersColonIsRefused) {
+  const std::string start = "POST / HTTP/1.1\r\nHost: x\r\n" + std::string(kRawSignedHeaders) +
+                            "X-Amz-Target: DynamoDB_20120810.ListTables\r\n";
+  ExpectRefusedAndClosed(start + "Content-Length : 2\r\n\r\n{}", 400, "a space before the colon");
+  ExpectRefusedAndClosed(start + "X-Amz-Meta\t: v\r\nContent-Length: 2\r\n\r\n{}", 400, "a tab before the colon");
+  ExpectRefusedAndClosed(start + " X-Folded: v\r\nContent-Length: 2\r\n\r\n{}", 400, "a header line folded");
+}
+
+// A request line longer than cpp-httplib reads (32 KB) gets the 400 of any bad request, not a bare close.
+TEST_F(FramingTest, RequestLineTooLongToReadIsA400) {
+  ExpectRefusedAndClosed("POST /" + std::string(40000, 'a') + " HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n", 400,
+                         "a request line over 32 KB");
 }
 
 // Identical repeated Content-Lengths are one length (RFC 9112 §6.3).
@@ -184,11 +201,29 @@ TEST(RequestDeadlineTest, BodyThatNeverArrivesTimesOut) {
   ::close(fd);
   EXPECT_TRUE(r.closed);
   EXPECT_LT(Clock::now() - start, std::chrono::seconds(3));
+  // Answered, as any bad request is, before the close (docs/robustness.md).
+  EXPECT_EQ(0u, r.bytes.find("HTTP/1.1 400 ")) << r.bytes;
+  EXPECT_NE(std::string::npos, r.bytes.find("\r\nConnection: close\r\n")) << r.bytes;
+  EXPECT_NE(std::string::npos, r.bytes.find("The request did not arrive within the request deadline")) << r.bytes;
   auto deadline = Clock::now() + std::chrono::seconds(3);
   while (server.http().open_connections() > 1 && Clock::now() < deadline) {  // 1: the TestServer's own client
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   EXPECT_LE(server.http().open_connections(), 1u);
+}
+
+// The same for a chunked body (read by cpp-httplib, not the direct path) whose last chunk never comes.
+TEST(RequestDeadlineTest, ChunkedBodyThatNeverEndsIsA400) {
+  TestServer server(ShortDeadline());
+  int fd = ConnectLoopback(server.port());
+  ASSERT_GE(fd, 0);
+  SendAll(fd, "POST / HTTP/1.1\r\nHost: x\r\n" + std::string(kRawSignedHeaders) +
+                  "X-Amz-Target: DynamoDB_20120810.ListTables\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n");
+  Received r = ReadUntilClosed(fd, std::chrono::seconds(10));
+  ::close(fd);
+  EXPECT_TRUE(r.closed);
+  EXPECT_EQ(0u, r.bytes.find("HTTP/1.1 400 ")) << r.bytes;
+  EXPECT_NE(std::string::npos, r.bytes.find("The request did not arrive within the request deadline")) << r.bytes;
 }
 
 // A client trickling its request head a byte at a time is disconnected at the deadline.

@@ -108,7 +108,8 @@ TEST(HttpServerTest, StopClosesIdleKeepAliveConnections) {
   HttpServer server;
   int port = server.Bind("127.0.0.1", 0);
   ASSERT_GT(port, 0);
-  std::thread runner([&] { server.Run(db.get()); });
+  Service service(db.get());
+  std::thread runner([&] { server.Run(&service); });
   int fd = -1;
   std::string answer;
   for (int attempt = 0; attempt < 1000 && answer.empty(); attempt++) {  // until the accept loop runs
@@ -155,7 +156,8 @@ TEST(HttpServerTest, ConnectionsMadeBeforeRunAreAnsweredOnceItRuns) {
   // Only now does the database exist.
   std::unique_ptr<Database> db;
   ASSERT_TRUE(Database::Open(DatabaseOptions(), &db).ok());
-  std::thread runner([&] { server.Run(db.get()); });
+  Service service(db.get());
+  std::thread runner([&] { server.Run(&service); });
   for (int i = 0; i < kClients; i++) {
     std::string answer = ReadAnswers(fds[i], 1);
     EXPECT_EQ(0u, answer.find("HTTP/1.1 200 OK\r\n")) << "client " << i << ": " << answer;

@@ -103,7 +103,6 @@ void TestServer::Start(const TestServerOptions& options) {
   if (!bench_error.empty()) Die(bench_error);
   server_ = std::make_unique<HttpServer>();
   server_->set_options(options.http);
-  server_->set_test_bench(bench_.get());
   port_ = options.loopback_both ? server_->BindLoopback(0) : server_->Bind("127.0.0.1", 0);
   if (port_ <= 0) Die("cannot bind 127.0.0.1:0");
   ServiceOptions service;
@@ -117,7 +116,9 @@ void TestServer::Start(const TestServerOptions& options) {
   sweeper_context.caller.region = options.region;
   sweeper_context.clock = &clock_;
   sweeper_ = std::make_unique<Sweeper>(db_.get(), sweeper_context, options.ttl_interval_ms);
-  thread_ = std::thread([this, service] { server_->Run(db_.get(), service); });
+  service_ = std::make_unique<Service>(db_.get(), service, bench_.get());
+  service_->set_browser_guard(options.guard);
+  thread_ = std::thread([this] { server_->Run(service_.get()); });
   client_ = std::make_unique<httplib::Client>("127.0.0.1", port_);
   client_->set_keep_alive(true);
   client_->set_tcp_nodelay(true);  // headers and body go in two writes: without this, Nagle + delayed ACK add 40 ms
@@ -140,6 +141,7 @@ TestServer::~TestServer() {
   if (server_) server_->Stop();
   if (thread_.joinable()) thread_.join();
   server_.reset();
+  service_.reset();
   sweeper_.reset();
   bench_.reset();
   db_.reset();
@@ -210,9 +212,8 @@ HttpResult TestServer::SendRaw(const std::string& bytes) {
   return r;
 }
 
-HttpResult TestServer::CreateTable(const std::string& name, const std::string& hash_name,
-                                   const std::string& hash_type, const std::string& range_name,
-                                   const std::string& range_type) {
+HttpResult TestServer::CreateTable(const std::string& name, const std::string& hash_name, const std::string& hash_type,
+                                   const std::string& range_name, const std::string& range_type) {
   std::string defs = R"({"AttributeName":")" + hash_name + R"(","AttributeType":")" + hash_type + R"("})";
   std::string keys = R"({"AttributeName":")" + hash_name + R"(","KeyType":"HASH"})";
   if (!range_name.empty()) {

@@ -28,9 +28,10 @@
 #include "engine/base/offset_clock.h"
 #include "engine/base/request_context.h"
 #include "engine/database/database.h"
-#include "server/http/http_server.h"
 #include "engine/database/sweeper.h"
 #include "server/admin/test_bench.h"
+#include "server/http/http_server.h"
+#include "server/service/service.h"
 
 namespace dynapage {
 
@@ -81,9 +82,10 @@ struct TestServerOptions {
   uint64_t max_page_bytes = kDynamoDbPageBytes;
   std::string region = "us-east-1";
   std::optional<MessageCohorts> messages_pin;  // --messages
-  HttpOptions http;   // connection limit, CORS origins, request deadline
-  bool loopback_both = false;  // listen on 127.0.0.1 and ::1 (BindLoopback) instead of 127.0.0.1 only
-  uint64_t transient_status_ms = 0;  // --transient-status-delay
+  HttpOptions http;                            // connection limit, CORS origins, request deadline
+  BrowserGuardOptions guard;                   // --allow-host, --admin-cors
+  bool loopback_both = false;                  // listen on 127.0.0.1 and ::1 (BindLoopback) instead of 127.0.0.1 only
+  uint64_t transient_status_ms = 0;            // --transient-status-delay
   int64_t ttl_update_cooldown_ms = 0;  // --ttl-update-cooldown
   // The TTL sweeper's interval (0: none; POST /_dynapage/ttl/sweep still sweeps).
   int64_t ttl_interval_ms = 0;
@@ -127,6 +129,7 @@ class TestServer {
   std::unique_ptr<Database> db_;
   std::unique_ptr<Sweeper> sweeper_;
   std::unique_ptr<TestBench> bench_;
+  std::unique_ptr<Service> service_;
   std::unique_ptr<HttpServer> server_;
   std::thread thread_;
   int port_ = -1;
