@@ -201,7 +201,8 @@ def test_errors_are_typed(ddb):
         ddb.put_item(TableName="errs", Item={"pk": {"S": "a"}, "sk": {"N": "not-a-number"}})
     assert error.value.response["Error"] == {
         "Code": "ValidationException",
-        "Message": "The parameter cannot be converted to a numeric value: not-a-number",
+        # PutItem's own messages carry us-east-1's envelope (docs/behaviour.md §12).
+        "Message": "1 validation error detected: The parameter cannot be converted to a numeric value: not-a-number",
     }
     with pytest.raises(ClientError) as error:
         ddb.get_item(TableName="errs", Key={"pk": {"S": "a"}})

@@ -74,7 +74,8 @@ def test_update_item_errors(dynapage):
         ("ADD s :v", {":v": 1}, "An operand in the update expression has an incorrect data type"),
         ("SET s.x = :v", {":v": 1}, "The document path provided in the update expression is invalid for update"),
         ("ADD s :v", {":v": "x"},
-         "Invalid UpdateExpression: Incorrect operand type for operator or function; operator: ADD, operand type: STRING"),
+         "1 validation error detected: Invalid UpdateExpression: Incorrect operand type for operator or function; "
+         "operator: ADD, operand type: STRING"),
     ]
     for expression, values, message in cases:
         with pytest.raises(ClientError) as error:
