@@ -10,11 +10,10 @@
 #include <vector>
 
 #include "engine/model/key_schema.h"
+#include "engine/model/projection_type.h"
+#include "engine/model/vector_index_definition.h"
 
 namespace dynapage {
-
-enum class ProjectionType { kAll, kKeysOnly, kInclude };
-const char* ProjectionTypeName(ProjectionType type);
 
 struct ProvisionedThroughput {
   int64_t read_capacity_units = 0;
@@ -43,6 +42,7 @@ struct TableDefinition {
   std::vector<KeyAttribute> attribute_definitions;
   KeySchema key;
   std::vector<IndexDefinition> indexes;
+  std::vector<VectorIndexDefinition> vector_indexes;  // docs/vector-search.md
   uint32_t keyspace = 0;
   double creation_time = 0;  // seconds since the epoch
   std::string table_id;      // a UUID
@@ -67,6 +67,8 @@ struct TableDefinition {
 
   // REQUIRES nothing; returns nullptr when there is no index of that name.
   const IndexDefinition* FindIndex(const std::string& index_name) const;
+  // REQUIRES nothing; returns nullptr when there is no vector index of that name.
+  const VectorIndexDefinition* FindVectorIndex(const std::string& index_name) const;
   bool HasGlobalIndexes() const;
   bool HasLocalIndexes() const;
 };
