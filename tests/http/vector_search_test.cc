@@ -25,10 +25,10 @@ std::string VectorIndexJson(const std::string& name, int dims, const std::string
          extra + "}";
 }
 
-// A PAY_PER_REQUEST table "t" keyed on pk (S) with the given VectorIndexes JSON list and extra definitions.
+// A PAY_PER_REQUEST table "tbl" keyed on pk (S) with the given VectorIndexes JSON list and extra definitions.
 HttpResult CreateVectorTable(TestServer& s, const std::string& indexes, const std::string& extra_defs = "",
                              const std::string& billing = R"("BillingMode":"PAY_PER_REQUEST")") {
-  return s.Call("CreateTable", R"({"TableName":"t","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"})" +
+  return s.Call("CreateTable", R"({"TableName":"tbl","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"})" +
                                    extra_defs + R"(],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],)" + billing +
                                    R"(,"VectorIndexes":)" + indexes + "}");
 }
@@ -44,14 +44,14 @@ std::string VectorJson(const std::vector<double>& v) {
 }
 
 void Put(TestServer& s, const std::string& pk, const std::vector<double>& v, const std::string& extra = "") {
-  auto r = s.Call("PutItem", R"({"TableName":"t","Item":{"pk":{"S":")" + pk + R"("},"v":{"L":)" + VectorJson(v) + "}" +
+  auto r = s.Call("PutItem", R"({"TableName":"tbl","Item":{"pk":{"S":")" + pk + R"("},"v":{"L":)" + VectorJson(v) + "}" +
                                  extra + "}}");
   ASSERT_EQ(200, r.status) << r.Describe();
 }
 
 HttpResult Search(TestServer& s, const std::vector<double>& q, int top_k, const std::string& extra = "",
-                  const std::string& index = "vi") {
-  return s.Call("SearchVectors", R"({"TableName":"t","IndexName":")" + index + R"(","SearchVector":)" + VectorJson(q) +
+                  const std::string& index = "vec") {
+  return s.Call("SearchVectors", R"({"TableName":"tbl","IndexName":")" + index + R"(","SearchVector":)" + VectorJson(q) +
                                      R"(,"TopK":)" + std::to_string(top_k) + extra + "}");
 }
 
@@ -76,12 +76,12 @@ void PutChecklistItems(TestServer& s) {
 
 TEST(VectorSearch, CreateTableShowsTheIndexCreatingThenActive) {
   TestServer s;
-  auto r = CreateVectorTable(s, "[" + VectorIndexJson("vi", 3, "COSINE") + "]");
+  auto r = CreateVectorTable(s, "[" + VectorIndexJson("vec", 3, "COSINE") + "]");
   ASSERT_EQ(200, r.status) << r.Describe();
   const auto& created = r.json["TableDescription"]["VectorIndexes"][0];
   EXPECT_EQ("CREATING", std::string(created["IndexStatus"].GetString()));
   EXPECT_FALSE(created.HasMember("Backfilling"));
-  r = s.Call("DescribeTable", R"({"TableName":"t"})");
+  r = s.Call("DescribeTable", R"({"TableName":"tbl"})");
   const auto& index = r.json["Table"]["VectorIndexes"][0];
   EXPECT_EQ("ACTIVE", std::string(index["IndexStatus"].GetString()));
   EXPECT_FALSE(index.HasMember("Backfilling"));
@@ -89,44 +89,44 @@ TEST(VectorSearch, CreateTableShowsTheIndexCreatingThenActive) {
   EXPECT_EQ("COSINE", std::string(index["DistanceFunction"].GetString()));
   EXPECT_EQ("v", std::string(index["VectorAttribute"]["AttributeName"].GetString()));
   std::string arn = index["IndexArn"].GetString();
-  EXPECT_EQ("/index/vi", arn.substr(arn.size() - 9));
+  EXPECT_EQ("/index/vec", arn.substr(arn.size() - 10));
 }
 
 TEST(VectorSearch, DeclarationErrors) {
   TestServer s;
-  auto r = CreateVectorTable(s, "[" + VectorIndexJson("vi", 3, "COSINE") + "]", "",
+  auto r = CreateVectorTable(s, "[" + VectorIndexJson("vec", 3, "COSINE") + "]", "",
                              R"("ProvisionedThroughput":{"ReadCapacityUnits":1,"WriteCapacityUnits":1})");
   EXPECT_EQ("One or more parameter values were invalid: Vector indexes are only supported for PAY_PER_REQUEST tables",
             r.Message());
-  r = CreateVectorTable(s, "[" + VectorIndexJson("vi", 4097, "COSINE") + "]");
+  r = CreateVectorTable(s, "[" + VectorIndexJson("vec", 4097, "COSINE") + "]");
   EXPECT_EQ("One or more parameter values were invalid: Number of dimensions must be between 1 and 4096 inclusive.",
             r.Message());
-  r = CreateVectorTable(s, "[" + VectorIndexJson("vi", 0, "COSINE") + "]");
+  r = CreateVectorTable(s, "[" + VectorIndexJson("vec", 0, "COSINE") + "]");
   EXPECT_EQ("1 validation error detected: Value '0' at 'vectorIndexes.1.member.dimensions' failed to satisfy "
             "constraint: Member must have value greater than or equal to 1",
             r.Message());
-  r = CreateVectorTable(s, "[" + VectorIndexJson("vi", 3, "MANHATTAN") + "]");
+  r = CreateVectorTable(s, "[" + VectorIndexJson("vec", 3, "MANHATTAN") + "]");
   EXPECT_NE(std::string::npos, r.Message().find("Member must satisfy enum value set: [COSINE, DOT_PRODUCT, EUCLIDEAN]"))
       << r.Message();
   r = CreateVectorTable(s, "[]");
   EXPECT_EQ("One or more parameter values were invalid: List of VectorIndexes is empty", r.Message());
   std::string six;
-  for (int i = 0; i < 6; i++) six += (i ? "," : "") + VectorIndexJson("vi" + std::to_string(i), 3, "COSINE");
+  for (int i = 0; i < 6; i++) six += (i ? "," : "") + VectorIndexJson("vec" + std::to_string(i), 3, "COSINE");
   r = CreateVectorTable(s, "[" + six + "]");
   EXPECT_EQ("One or more parameter values were invalid: VectorIndex count exceeds the per-table limit of 5",
             r.Message());
-  r = CreateVectorTable(s, "[" + VectorIndexJson("vi", 3, "COSINE") + "," + VectorIndexJson("vi", 3, "COSINE") + "]");
-  EXPECT_EQ("One or more parameter values were invalid: Duplicate index name: vi", r.Message());
-  r = CreateVectorTable(s, "[" + VectorIndexJson("vi", 3, "COSINE", R"(,"SearchSchema":[{"AttributeName":"tenant","SearchSchemaElementType":"HASH"}])") + "]");
+  r = CreateVectorTable(s, "[" + VectorIndexJson("vec", 3, "COSINE") + "," + VectorIndexJson("vec", 3, "COSINE") + "]");
+  EXPECT_EQ("One or more parameter values were invalid: Duplicate index name: vec", r.Message());
+  r = CreateVectorTable(s, "[" + VectorIndexJson("vec", 3, "COSINE", R"(,"SearchSchema":[{"AttributeName":"tenant","SearchSchemaElementType":"HASH"}])") + "]");
   EXPECT_EQ("One or more parameter values were invalid: One element in SearchSchema is not defined in attribute "
             "definitions",
             r.Message());
-  r = CreateVectorTable(s, "[" + VectorIndexJson("vi", 3, "COSINE") + "]",
+  r = CreateVectorTable(s, "[" + VectorIndexJson("vec", 3, "COSINE") + "]",
                         R"(,{"AttributeName":"v","AttributeType":"S"})");
   EXPECT_EQ("One or more parameter values were invalid: Conflicting attribute definition for 'v'. An attribute cannot "
             "be defined in AttributeDefinitions when used as a VectorAttribute.",
             r.Message());
-  r = CreateVectorTable(s, "[" + VectorIndexJson("v1", 3, "COSINE") + "," + VectorIndexJson("v2", 4, "COSINE") + "]");
+  r = CreateVectorTable(s, "[" + VectorIndexJson("vv1", 3, "COSINE") + "," + VectorIndexJson("vv2", 4, "COSINE") + "]");
   EXPECT_EQ("One or more parameter values were invalid: Conflicting attribute definition for 'v'. All VectorIndexes "
             "on the same vector attribute must use the same dimensions.",
             r.Message());
@@ -135,9 +135,9 @@ TEST(VectorSearch, DeclarationErrors) {
 
 TEST(VectorSearch, ChecklistScoresPerDistanceFunction) {
   TestServer s;
-  ASSERT_EQ(200, CreateVectorTable(s, "[" + VectorIndexJson("vi", 3, "COSINE") + "," +
-                                          R"({"IndexName":"ve","VectorAttribute":{"AttributeName":"v"},"Dimensions":3,"DistanceFunction":"EUCLIDEAN","Projection":{"ProjectionType":"KEYS_ONLY"}},)" +
-                                          R"({"IndexName":"vd","VectorAttribute":{"AttributeName":"v"},"Dimensions":3,"DistanceFunction":"DOT_PRODUCT","Projection":{"ProjectionType":"ALL"}}])")
+  ASSERT_EQ(200, CreateVectorTable(s, "[" + VectorIndexJson("vec", 3, "COSINE") + "," +
+                                          R"({"IndexName":"veu","VectorAttribute":{"AttributeName":"v"},"Dimensions":3,"DistanceFunction":"EUCLIDEAN","Projection":{"ProjectionType":"KEYS_ONLY"}},)" +
+                                          R"({"IndexName":"vdp","VectorAttribute":{"AttributeName":"v"},"Dimensions":3,"DistanceFunction":"DOT_PRODUCT","Projection":{"ProjectionType":"ALL"}}])")
                      .status);
   PutChecklistItems(s);
   auto r = Search(s, {1, 0, 0}, 10);
@@ -148,13 +148,13 @@ TEST(VectorSearch, ChecklistScoresPerDistanceFunction) {
   EXPECT_NEAR(0.4, scores[1], 1e-6);
   EXPECT_EQ(1.0, scores[2]);
   EXPECT_EQ(2.0, scores[3]);
-  r = Search(s, {1, 0, 0}, 10, "", "ve");
+  r = Search(s, {1, 0, 0}, 10, "", "veu");
   EXPECT_EQ((std::vector<std::string>{"a", "d", "b", "c"}), Keys(r));
   scores = Scores(r);
   EXPECT_NEAR(0.894427, scores[1], 1e-5);
   EXPECT_NEAR(std::sqrt(2.0), scores[2], 1e-9);
   EXPECT_EQ(2.0, scores[3]);
-  r = Search(s, {1, 0, 0}, 10, "", "vd");
+  r = Search(s, {1, 0, 0}, 10, "", "vdp");
   EXPECT_EQ((std::vector<std::string>{"a", "d", "b", "c"}), Keys(r));
   EXPECT_EQ(-1.0, Scores(r)[3]);
   // A zero query under COSINE scores every item exactly 1; ties in ascending key order.
@@ -167,55 +167,55 @@ TEST(VectorSearch, ChecklistScoresPerDistanceFunction) {
   EXPECT_FALSE(r.json["SearchResults"][0]["Item"].HasMember("v"));
   r = Search(s, {1, 0, 0}, 1, R"(,"ProjectionExpression":"pk, v")");
   EXPECT_EQ(R"({"L":[{"N":"1.0"},{"N":"0.0"},{"N":"0.0"}]})", JsonText(r.json["SearchResults"][0]["Item"]["v"]));
-  r = Search(s, {1, 0, 0}, 1, R"(,"ProjectionExpression":"pk, v")", "ve");  // KEYS_ONLY: no vector, no error
+  r = Search(s, {1, 0, 0}, 1, R"(,"ProjectionExpression":"pk, v")", "veu");  // KEYS_ONLY: no vector, no error
   EXPECT_FALSE(r.json["SearchResults"][0]["Item"].HasMember("v"));
 }
 
 TEST(VectorSearch, EveryWriteKeepsTheIndexCurrent) {
   TestServer s;
-  ASSERT_EQ(200, CreateVectorTable(s, "[" + VectorIndexJson("vi", 3, "EUCLIDEAN") + "]").status);
+  ASSERT_EQ(200, CreateVectorTable(s, "[" + VectorIndexJson("vec", 3, "EUCLIDEAN") + "]").status);
   PutChecklistItems(s);
-  ASSERT_EQ(200, s.Call("DeleteItem", R"({"TableName":"t","Key":{"pk":{"S":"a"}}})").status);
+  ASSERT_EQ(200, s.Call("DeleteItem", R"({"TableName":"tbl","Key":{"pk":{"S":"a"}}})").status);
   EXPECT_EQ("d", Keys(Search(s, {1, 0, 0}, 1))[0]);
-  ASSERT_EQ(200, s.Call("UpdateItem", R"({"TableName":"t","Key":{"pk":{"S":"d"}},"UpdateExpression":"REMOVE v"})").status);
+  ASSERT_EQ(200, s.Call("UpdateItem", R"({"TableName":"tbl","Key":{"pk":{"S":"d"}},"UpdateExpression":"REMOVE v"})").status);
   EXPECT_EQ("b", Keys(Search(s, {1, 0, 0}, 1))[0]);
-  ASSERT_EQ(200, s.Call("UpdateItem", R"({"TableName":"t","Key":{"pk":{"S":"c"}},"UpdateExpression":"SET v = :v","ExpressionAttributeValues":{":v":{"L":[{"N":"1"},{"N":"0"},{"N":"0"}]}}})").status);
+  ASSERT_EQ(200, s.Call("UpdateItem", R"({"TableName":"tbl","Key":{"pk":{"S":"c"}},"UpdateExpression":"SET v = :v","ExpressionAttributeValues":{":v":{"L":[{"N":"1"},{"N":"0"},{"N":"0"}]}}})").status);
   EXPECT_EQ("c", Keys(Search(s, {1, 0, 0}, 1))[0]);
-  ASSERT_EQ(200, s.Call("BatchWriteItem", R"({"RequestItems":{"t":[{"PutRequest":{"Item":{"pk":{"S":"e"},"v":{"L":[{"N":"2"},{"N":"0"},{"N":"0"}]}}}},{"DeleteRequest":{"Key":{"pk":{"S":"c"}}}}]}})").status);
+  ASSERT_EQ(200, s.Call("BatchWriteItem", R"({"RequestItems":{"tbl":[{"PutRequest":{"Item":{"pk":{"S":"e"},"v":{"L":[{"N":"2"},{"N":"0"},{"N":"0"}]}}}},{"DeleteRequest":{"Key":{"pk":{"S":"c"}}}}]}})").status);
   EXPECT_EQ((std::vector<std::string>{"e", "b"}), Keys(Search(s, {2, 0, 0}, 5)));
-  ASSERT_EQ(200, s.Call("TransactWriteItems", R"({"TransactItems":[{"Put":{"TableName":"t","Item":{"pk":{"S":"f"},"v":{"L":[{"N":"3"},{"N":"0"},{"N":"0"}]}}}}]})").status);
-  ASSERT_EQ(200, s.Call("ExecuteStatement", R"({"Statement":"DELETE FROM \"t\" WHERE pk = 'e'"})").status);
+  ASSERT_EQ(200, s.Call("TransactWriteItems", R"({"TransactItems":[{"Put":{"TableName":"tbl","Item":{"pk":{"S":"f"},"v":{"L":[{"N":"3"},{"N":"0"},{"N":"0"}]}}}}]})").status);
+  ASSERT_EQ(200, s.Call("ExecuteStatement", R"({"Statement":"DELETE FROM \"tbl\" WHERE pk = 'e'"})").status);
   EXPECT_EQ((std::vector<std::string>{"f", "b"}), Keys(Search(s, {3, 0, 0}, 5)));
 }
 
 TEST(VectorSearch, ItemWriteErrorsRejectTheWholeRequest) {
   TestServer s;
-  ASSERT_EQ(200, CreateVectorTable(s, "[" + VectorIndexJson("vi", 3, "COSINE") + "]").status);
-  auto r = s.Call("PutItem", R"({"TableName":"t","Item":{"pk":{"S":"a"},"v":{"L":[{"N":"1"},{"N":"2"}]}}})");
+  ASSERT_EQ(200, CreateVectorTable(s, "[" + VectorIndexJson("vec", 3, "COSINE") + "]").status);
+  auto r = s.Call("PutItem", R"({"TableName":"tbl","Item":{"pk":{"S":"a"},"v":{"L":[{"N":"1"},{"N":"2"}]}}})");
   EXPECT_EQ("One or more parameter values were invalid. Invalid size for parameter v, Expected: 3, Actual: 2 "
-            "IndexName: vi",
+            "IndexName: vec",
             r.Message());
-  r = s.Call("PutItem", R"({"TableName":"t","Item":{"pk":{"S":"a"},"v":{"L":[{"N":"1"},{"S":"x"},{"N":"2"}]}}})");
+  r = s.Call("PutItem", R"({"TableName":"tbl","Item":{"pk":{"S":"a"},"v":{"L":[{"N":"1"},{"S":"x"},{"N":"2"}]}}})");
   EXPECT_EQ("One or more parameter values were invalid. Invalid type for parameter v[1], Expected: 32-bit floating "
-            "point number, Actual: S. IndexName: vi",
+            "point number, Actual: S. IndexName: vec",
             r.Message());
-  r = s.Call("PutItem", R"({"TableName":"t","Item":{"pk":{"S":"a"},"v":{"S":"x"}}})");
+  r = s.Call("PutItem", R"({"TableName":"tbl","Item":{"pk":{"S":"a"},"v":{"S":"x"}}})");
   EXPECT_EQ("One or more parameter values were invalid. Invalid type for parameter v, Expected: 32-bit floating point "
-            "number list IndexName: vi",
+            "number list IndexName: vec",
             r.Message());
-  r = s.Call("PutItem", R"({"TableName":"t","Item":{"pk":{"S":"a"},"v":{"L":[{"N":"1e39"},{"N":"0"},{"N":"0"}]}}})");
-  EXPECT_NE(std::string::npos, r.Message().find("is outside valid range [-3.4028235E38, 3.4028235E38]. IndexName: vi"))
+  r = s.Call("PutItem", R"({"TableName":"tbl","Item":{"pk":{"S":"a"},"v":{"L":[{"N":"1e39"},{"N":"0"},{"N":"0"}]}}})");
+  EXPECT_NE(std::string::npos, r.Message().find("is outside valid range [-3.4028235E38, 3.4028235E38]. IndexName: vec"))
       << r.Message();
-  r = s.Call("BatchWriteItem", R"({"RequestItems":{"t":[{"PutRequest":{"Item":{"pk":{"S":"ok"},"v":{"L":[{"N":"1"},{"N":"0"},{"N":"0"}]}}}},{"PutRequest":{"Item":{"pk":{"S":"bad"},"v":{"L":[{"N":"1"}]}}}}]}})");
+  r = s.Call("BatchWriteItem", R"({"RequestItems":{"tbl":[{"PutRequest":{"Item":{"pk":{"S":"ok"},"v":{"L":[{"N":"1"},{"N":"0"},{"N":"0"}]}}}},{"PutRequest":{"Item":{"pk":{"S":"bad"},"v":{"L":[{"N":"1"}]}}}}]}})");
   EXPECT_EQ("ValidationException", r.ErrorName());
-  r = s.Call("Scan", R"({"TableName":"t"})");
+  r = s.Call("Scan", R"({"TableName":"tbl"})");
   EXPECT_EQ(0, r.json["Count"].GetInt());
   EXPECT_EQ(0u, Keys(Search(s, {1, 0, 0}, 5)).size());
 }
 
 TEST(VectorSearch, HashAndFilterConditions) {
   TestServer s;
-  ASSERT_EQ(200, CreateVectorTable(s, "[" + VectorIndexJson("vi", 2, "EUCLIDEAN", R"(,"SearchSchema":[{"AttributeName":"tenant","SearchSchemaElementType":"HASH"},{"AttributeName":"n","SearchSchemaElementType":"INLINE_FILTER"}])") + "]",
+  ASSERT_EQ(200, CreateVectorTable(s, "[" + VectorIndexJson("vec", 2, "EUCLIDEAN", R"(,"SearchSchema":[{"AttributeName":"tenant","SearchSchemaElementType":"HASH"},{"AttributeName":"n","SearchSchemaElementType":"INLINE_FILTER"}])") + "]",
                                    R"(,{"AttributeName":"tenant","AttributeType":"S"},{"AttributeName":"n","AttributeType":"N"})")
                      .status);
   Put(s, "a", {0, 0}, R"(,"tenant":{"S":"x"},"n":{"N":"1"})");
@@ -238,33 +238,33 @@ TEST(VectorSearch, HashAndFilterConditions) {
   r = Search(s, {0, 0}, 10, R"(,"SearchConditionExpression":"tenant = :n","ExpressionAttributeValues":{":n":{"N":"1"}})");
   EXPECT_EQ("Type of 'tenant' attribute in SearchConditionExpression (N) does not match type in search schema (S)",
             r.Message());
-  r = s.Call("PutItem", R"({"TableName":"t","Item":{"pk":{"S":"z"},"tenant":{"N":"1"}}})");
+  r = s.Call("PutItem", R"({"TableName":"tbl","Item":{"pk":{"S":"z"},"tenant":{"N":"1"}}})");
   EXPECT_EQ("One or more parameter values were invalid. Attribute 'tenant' type mismatch. Expected: S, Actual: N. "
-            "IndexName: vi",
+            "IndexName: vec",
             r.Message());
 }
 
 TEST(VectorSearch, SearchErrors) {
   TestServer s;
-  ASSERT_EQ(200, CreateVectorTable(s, "[" + VectorIndexJson("vi", 3, "COSINE") + "]").status);
+  ASSERT_EQ(200, CreateVectorTable(s, "[" + VectorIndexJson("vec", 3, "COSINE") + "]").status);
   EXPECT_EQ("Provided TopK value '101' is out of valid range. The value must be between 1 and 100 inclusive",
             Search(s, {1, 0, 0}, 101).Message());
   EXPECT_EQ("1 validation error detected: Value '0' at 'topK' failed to satisfy constraint: Member must have value "
             "greater than or equal to 1",
             Search(s, {1, 0, 0}, 0).Message());
   EXPECT_EQ("Input search vector dimension 2 does not match vector index dimension 3", Search(s, {1, 0}, 1).Message());
-  auto r = s.Call("SearchVectors", R"({"TableName":"t","IndexName":"vi","SearchVector":[{"S":"x"}],"TopK":1})");
+  auto r = s.Call("SearchVectors", R"({"TableName":"tbl","IndexName":"vec","SearchVector":[{"S":"x"}],"TopK":1})");
   EXPECT_EQ("Search vector contains invalid values. All values in the search vector must be a 32-bit floating-point "
             "number attribute",
             r.Message());
-  r = s.Call("SearchVectors", R"({"TableName":"t","IndexName":"vi","SearchVector":[{"N":"1"}],"TopK":3.5})");
+  r = s.Call("SearchVectors", R"({"TableName":"tbl","IndexName":"vec","SearchVector":[{"N":"1"}],"TopK":3.5})");
   EXPECT_EQ("SerializationException", r.ErrorName());
   EXPECT_EQ("The table does not have the specified index: nope", Search(s, {1, 0, 0}, 1, "", "nope").Message());
-  r = s.Call("SearchVectors", R"({"TableName":"nope","IndexName":"vi","SearchVector":[{"N":"1"}],"TopK":1})");
+  r = s.Call("SearchVectors", R"({"TableName":"nope","IndexName":"vec","SearchVector":[{"N":"1"}],"TopK":1})");
   EXPECT_EQ("ResourceNotFoundException", r.ErrorName());
-  r = s.Call("Query", R"({"TableName":"t","IndexName":"vi","KeyConditionExpression":"pk = :p","ExpressionAttributeValues":{":p":{"S":"a"}}})");
+  r = s.Call("Query", R"({"TableName":"tbl","IndexName":"vec","KeyConditionExpression":"pk = :p","ExpressionAttributeValues":{":p":{"S":"a"}}})");
   EXPECT_EQ("Query operation not supported on this index type.", r.Message());
-  r = s.Call("Scan", R"({"TableName":"t","IndexName":"vi"})");
+  r = s.Call("Scan", R"({"TableName":"tbl","IndexName":"vec"})");
   EXPECT_EQ("Scan operation not supported on this index type", r.Message());
   r = Search(s, {1, 0, 0}, 1, R"(,"ReturnConsumedCapacity":"TOTAL")");
   EXPECT_EQ(R"({"VectorSearchRequestBytes":1024.0})", JsonText(r.json["ConsumedCapacity"]));
@@ -273,28 +273,28 @@ TEST(VectorSearch, SearchErrors) {
 
 TEST(VectorSearch, UpdateTableCreatesBackfillsAndDeletes) {
   TestServer s;
-  ASSERT_EQ(200, s.Call("CreateTable", R"({"TableName":"t","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"})").status);
+  ASSERT_EQ(200, s.Call("CreateTable", R"({"TableName":"tbl","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"})").status);
   Put(s, "a", {1, 0});
   Put(s, "b", {1, 0, 0});  // the wrong size for the index made below: skipped by the backfill
-  auto r = s.Call("UpdateTable", R"({"TableName":"t","VectorIndexUpdates":[{"Create":)" + VectorIndexJson("vi", 2, "COSINE") + "}]}");
+  auto r = s.Call("UpdateTable", R"({"TableName":"tbl","VectorIndexUpdates":[{"Create":)" + VectorIndexJson("vec", 2, "COSINE") + "}]}");
   ASSERT_EQ(200, r.status) << r.Describe();
   EXPECT_EQ("UPDATING", std::string(r.json["TableDescription"]["TableStatus"].GetString()));
   EXPECT_EQ("CREATING", std::string(r.json["TableDescription"]["VectorIndexes"][0]["IndexStatus"].GetString()));
   EXPECT_EQ((std::vector<std::string>{"a"}), Keys(Search(s, {1, 0}, 5)));
-  r = s.Call("UpdateTable", R"({"TableName":"t","VectorIndexUpdates":[{"Create":)" + VectorIndexJson("vi", 2, "COSINE") + "}]}");
+  r = s.Call("UpdateTable", R"({"TableName":"tbl","VectorIndexUpdates":[{"Create":)" + VectorIndexJson("vec", 2, "COSINE") + "}]}");
   EXPECT_EQ("Attempting to create an index which already exists", r.Message());
-  r = s.Call("UpdateTable", R"({"TableName":"t","VectorIndexUpdates":[{"Delete":{"IndexName":"nope"}}]})");
-  EXPECT_EQ("Requested resource not found: Index nope for table t", r.Message());
-  r = s.Call("UpdateTable", R"({"TableName":"t","VectorIndexUpdates":[{"Create":)" + VectorIndexJson("v2", 2, "COSINE") + R"(},{"Delete":{"IndexName":"vi"}}]})");
+  r = s.Call("UpdateTable", R"({"TableName":"tbl","VectorIndexUpdates":[{"Delete":{"IndexName":"nope"}}]})");
+  EXPECT_EQ("Requested resource not found: Index nope for table tbl", r.Message());
+  r = s.Call("UpdateTable", R"({"TableName":"tbl","VectorIndexUpdates":[{"Create":)" + VectorIndexJson("vv2", 2, "COSINE") + R"(},{"Delete":{"IndexName":"vec"}}]})");
   EXPECT_EQ("LimitExceededException", r.ErrorName());
-  r = s.Call("UpdateTable", R"({"TableName":"t","BillingMode":"PROVISIONED","ProvisionedThroughput":{"ReadCapacityUnits":1,"WriteCapacityUnits":1}})");
+  r = s.Call("UpdateTable", R"({"TableName":"tbl","BillingMode":"PROVISIONED","ProvisionedThroughput":{"ReadCapacityUnits":1,"WriteCapacityUnits":1}})");
   EXPECT_EQ("One or more parameter values were invalid: Tables with vector indexes must be in PAY_PER_REQUEST mode",
             r.Message());
-  r = s.Call("UpdateTable", R"({"TableName":"t","VectorIndexUpdates":[{"Delete":{"IndexName":"vi"}}]})");
+  r = s.Call("UpdateTable", R"({"TableName":"tbl","VectorIndexUpdates":[{"Delete":{"IndexName":"vec"}}]})");
   ASSERT_EQ(200, r.status) << r.Describe();
   EXPECT_EQ("DELETING", std::string(r.json["TableDescription"]["VectorIndexes"][0]["IndexStatus"].GetString()));
-  EXPECT_EQ("The table does not have the specified index: vi", Search(s, {1, 0}, 5).Message());
-  EXPECT_EQ(2, s.Call("Scan", R"({"TableName":"t"})").json["Count"].GetInt());
+  EXPECT_EQ("The table does not have the specified index: vec", Search(s, {1, 0}, 5).Message());
+  EXPECT_EQ(2, s.Call("Scan", R"({"TableName":"tbl"})").json["Count"].GetInt());
 }
 
 TEST(VectorSearch, SurvivesARestart) {
@@ -304,7 +304,7 @@ TEST(VectorSearch, SurvivesARestart) {
   options.path = dir;
   {
     TestServer s(options);
-    ASSERT_EQ(200, CreateVectorTable(s, "[" + VectorIndexJson("vi", 3, "EUCLIDEAN") + "]").status);
+    ASSERT_EQ(200, CreateVectorTable(s, "[" + VectorIndexJson("vec", 3, "EUCLIDEAN") + "]").status);
     PutChecklistItems(s);
   }
   TestServer s(options);
@@ -316,9 +316,9 @@ TEST(VectorSearch, SurvivesARestart) {
 TEST(VectorSearch, PropertyMatchesAReference) {
   TestServer s;
   const int dims = 8, items = 200;
-  ASSERT_EQ(200, CreateVectorTable(s, "[" + VectorIndexJson("vc", dims, "COSINE") + "," +
-                                          VectorIndexJson("ve", dims, "EUCLIDEAN") + "," +
-                                          VectorIndexJson("vd", dims, "DOT_PRODUCT") + "]")
+  ASSERT_EQ(200, CreateVectorTable(s, "[" + VectorIndexJson("vco", dims, "COSINE") + "," +
+                                          VectorIndexJson("veu", dims, "EUCLIDEAN") + "," +
+                                          VectorIndexJson("vdp", dims, "DOT_PRODUCT") + "]")
                      .status);
   std::mt19937 rng(32);
   std::uniform_int_distribution<int> component(-4, 4);  // small integers: ties happen and floats are exact
@@ -334,7 +334,7 @@ TEST(VectorSearch, PropertyMatchesAReference) {
   for (int round = 0; round < 20; round++) {
     std::vector<double> q(dims);
     for (auto& x : q) x = component(rng);
-    for (const std::string index : {"vc", "ve", "vd"}) {
+    for (const std::string index : {"vco", "veu", "vdp"}) {
       std::vector<std::pair<double, std::string>> reference;  // (rank, key): lower first
       double qq = 0;
       for (double x : q) qq += x * x;
@@ -345,8 +345,8 @@ TEST(VectorSearch, PropertyMatchesAReference) {
           ss += vectors[i][j] * vectors[i][j];
           dd += (q[j] - vectors[i][j]) * (q[j] - vectors[i][j]);
         }
-        double rank = index == "vc" ? (qq * ss == 0 ? 1.0 : std::clamp(1 - dot / std::sqrt(qq * ss), 0.0, 2.0))
-                      : index == "ve" ? std::sqrt(dd)
+        double rank = index == "vco" ? (qq * ss == 0 ? 1.0 : std::clamp(1 - dot / std::sqrt(qq * ss), 0.0, 2.0))
+                      : index == "veu" ? std::sqrt(dd)
                                       : -dot;
         reference.emplace_back(rank, keys[i]);
       }
@@ -358,7 +358,7 @@ TEST(VectorSearch, PropertyMatchesAReference) {
       ASSERT_EQ(10u, got.size());
       for (size_t i = 0; i < got.size(); i++) {
         EXPECT_EQ(reference[i].second, got[i]) << index << " round " << round << " rank " << i;
-        EXPECT_NEAR(index == "vd" ? -reference[i].first : reference[i].first, scores[i], 1e-12);
+        EXPECT_NEAR(index == "vdp" ? -reference[i].first : reference[i].first, scores[i], 1e-12);
       }
     }
   }
