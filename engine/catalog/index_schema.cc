@@ -161,8 +161,8 @@ Status CheckProjection(const std::optional<std::string>& projection_type,
     const std::vector<std::string>& names = *non_key_attributes;
     for (size_t i = 1; i < names.size(); i++) {
       if (std::find(names.begin(), names.begin() + i, names[i]) != names.begin() + i) {
-        return Status::Validation(std::string(kInvalidParameterPrefix) + "Duplicate value in NonKeyAttributes: " +
-                                  names[i]);
+        return Status::Validation(std::string(kInvalidParameterPrefix) +
+                                  "Duplicate value in NonKeyAttributes: " + names[i]);
       }
     }
   }

@@ -26,6 +26,12 @@ std::vector<std::string> SearchSchemaNames(const std::vector<VectorIndexInput>& 
   return names;
 }
 
+Status CheckVectorAttributeUndefined(const std::string& attribute, const std::vector<KeyAttribute>& definitions) {
+  if (!FindDefinition(definitions, attribute)) return Status::OK();
+  return Invalid("Conflicting attribute definition for '" + attribute +
+                 "'. An attribute cannot be defined in AttributeDefinitions when used as a VectorAttribute.");
+}
+
 bool IndexNameTaken(const TableDefinition& table, const std::string& name) {
   return table.FindIndex(name) || table.FindVectorIndex(name);
 }
@@ -62,10 +68,7 @@ Status AddVectorIndex(const VectorIndexInput& input, TableDefinition* table) {
     if (!defined) return Invalid("One element in SearchSchema is not defined in attribute definitions");
     index.search_schema.push_back(SearchSchemaElement{*defined, e.element_type == "HASH"});
   }
-  if (FindDefinition(table->attribute_definitions, input.vector_attribute)) {
-    return Invalid("Conflicting attribute definition for '" + input.vector_attribute +
-                   "'. An attribute cannot be defined in AttributeDefinitions when used as a VectorAttribute.");
-  }
+  DP_RETURN_IF_ERROR(CheckVectorAttributeUndefined(input.vector_attribute, table->attribute_definitions));
   for (const auto& other : table->vector_indexes) {
     if (other.vector_attribute == input.vector_attribute && other.dimensions != index.dimensions) {
       return Invalid("Conflicting attribute definition for '" + input.vector_attribute +

@@ -35,6 +35,9 @@ struct VectorIndexInput {
 // The SearchSchema attribute names of every input, for the check that each AttributeDefinition is used.
 std::vector<std::string> SearchSchemaNames(const std::vector<VectorIndexInput>& inputs);
 
+// A vector attribute must not be declared in AttributeDefinitions (checked before the unused definitions).
+Status CheckVectorAttributeUndefined(const std::string& attribute, const std::vector<KeyAttribute>& definitions);
+
 // Checks one vector index against table (whose billing mode, definitions and other indexes are set) and appends
 // it to table->vector_indexes.
 Status AddVectorIndex(const VectorIndexInput& input, TableDefinition* table);

@@ -98,9 +98,12 @@ void ReadThroughput(const rapidjson::Value& v, ProvisionedThroughput* t) {
 
 const char* ProjectionTypeName(ProjectionType type) {
   switch (type) {
-    case ProjectionType::kAll: return "ALL";
-    case ProjectionType::kKeysOnly: return "KEYS_ONLY";
-    case ProjectionType::kInclude: return "INCLUDE";
+    case ProjectionType::kAll:
+      return "ALL";
+    case ProjectionType::kKeysOnly:
+      return "KEYS_ONLY";
+    case ProjectionType::kInclude:
+      return "INCLUDE";
   }
   return "ALL";
 }

@@ -4,9 +4,12 @@ namespace dynapage {
 
 const char* DistanceFunctionName(DistanceFunction function) {
   switch (function) {
-    case DistanceFunction::kCosine: return "COSINE";
-    case DistanceFunction::kDotProduct: return "DOT_PRODUCT";
-    case DistanceFunction::kEuclidean: return "EUCLIDEAN";
+    case DistanceFunction::kCosine:
+      return "COSINE";
+    case DistanceFunction::kDotProduct:
+      return "DOT_PRODUCT";
+    case DistanceFunction::kEuclidean:
+      return "EUCLIDEAN";
   }
   return "COSINE";
 }

@@ -140,7 +140,8 @@ Status PrepareRead(const Catalog& catalog, const ReadRequest& r, ReadKind kind,
     plan->index = plan->table->FindIndex(*r.index_name);
     // A vector index is read only by SearchVectors (docs/vector-search.md).
     if (!plan->index && plan->table->FindVectorIndex(*r.index_name)) {
-      if (r.consistent_read) return Status::Validation("Consistent reads are not supported on global secondary indexes");
+      if (r.consistent_read)
+        return Status::Validation("Consistent reads are not supported on global secondary indexes");
       return Status::Validation(kind == ReadKind::kQuery ? "Query operation not supported on this index type."
                                                          : "Scan operation not supported on this index type");
     }

@@ -198,8 +198,12 @@ Status SearchVectors(const Catalog& catalog, const VectorStore& vectors, const R
           score = norms == 0 ? 1.0 : std::clamp(1.0 - Dot(query.data(), v, d) / std::sqrt(norms), 0.0, 2.0);
           break;
         }
-        case DistanceFunction::kEuclidean: score = std::sqrt(SquaredDistance(query.data(), v, d)); break;
-        default: score = Dot(query.data(), v, d); break;
+        case DistanceFunction::kEuclidean:
+          score = std::sqrt(SquaredDistance(query.data(), v, d));
+          break;
+        default:
+          score = Dot(query.data(), v, d);
+          break;
       }
       score = ClampToFloatRange(score);
       Candidate c{index->distance == DistanceFunction::kDotProduct ? -score : score, score, &entry};

@@ -24,7 +24,8 @@ Status CheckIndex(const VectorIndexDefinition& index, const AttributeMap& item) 
     const AttributeValue& v = vector->second;
     const std::string& a = index.vector_attribute;
     if (v.type != AttrType::kL) {
-      return InvalidVector("Invalid type for parameter " + a + ", Expected: 32-bit floating point number list" + suffix);
+      return InvalidVector("Invalid type for parameter " + a + ", Expected: 32-bit floating point number list" +
+                           suffix);
     }
     if (v.list.size() != index.dimensions) {
       return InvalidVector("Invalid size for parameter " + a + ", Expected: " + std::to_string(index.dimensions) +
@@ -49,9 +50,9 @@ Status CheckIndex(const VectorIndexDefinition& index, const AttributeMap& item) 
     auto value = item.find(e.attribute.name);
     if (value == item.end()) continue;
     if (value->second.type != e.attribute.type) {
-      return InvalidVector("Attribute '" + e.attribute.name + "' type mismatch. Expected: " +
-                           AttrTypeName(e.attribute.type) + ", Actual: " + AttrTypeName(value->second.type) + "." +
-                           suffix);
+      return InvalidVector("Attribute '" + e.attribute.name +
+                           "' type mismatch. Expected: " + AttrTypeName(e.attribute.type) +
+                           ", Actual: " + AttrTypeName(value->second.type) + "." + suffix);
     }
     if (e.hash && e.attribute.type != AttrType::kN && value->second.scalar.empty()) {
       return Status::Validation(
@@ -125,8 +126,8 @@ bool VectorEntryOf(const TableDefinition& table, const VectorIndexDefinition& in
   for (size_t k = 0; k < index.dimensions; k++) VectorComponent(vector->second.list[k].scalar, &out->vector[k]);
   AttributeMap projected = ProjectForVectorIndex(table, index, item);
   projected.erase(index.vector_attribute);
-  out->entry_bytes = std::max<uint64_t>(kMinVectorEntryBytes, 4ull * index.dimensions + index.vector_attribute.size() +
-                                                                  ItemSize(projected));
+  out->entry_bytes = std::max<uint64_t>(kMinVectorEntryBytes,
+                                        4ull * index.dimensions + index.vector_attribute.size() + ItemSize(projected));
   return true;
 }
 

@@ -32,8 +32,8 @@ void VectorStore::Insert(const TableDefinition& table, const VectorIndexDefiniti
   data->entry_count++;
 }
 
-void VectorStore::Remove(const VectorIndexDefinition& index, const std::string& storage_key,
-                         const AttributeMap& item, VectorIndexData* data) {
+void VectorStore::Remove(const VectorIndexDefinition& index, const std::string& storage_key, const AttributeMap& item,
+                         VectorIndexData* data) {
   std::string bucket_key;
   if (const SearchSchemaElement* hash = index.HashElement()) {
     auto value = item.find(hash->attribute.name);
@@ -51,7 +51,8 @@ void VectorStore::Remove(const VectorIndexDefinition& index, const std::string& 
   bucket.total_entry_bytes -= bucket.entries[i].entry_bytes;
   bucket.slot_of.erase(slot);
   if (i != last) {
-    std::copy(bucket.vectors.begin() + last * d, bucket.vectors.begin() + (last + 1) * d, bucket.vectors.begin() + i * d);
+    std::copy(bucket.vectors.begin() + last * d, bucket.vectors.begin() + (last + 1) * d,
+              bucket.vectors.begin() + i * d);
     bucket.entries[i] = std::move(bucket.entries[last]);
     bucket.slot_of[bucket.entries[i].storage_key] = i;
   }
@@ -88,7 +89,8 @@ Status VectorStore::Build(const Storage& storage, const TableDefinition& table, 
 }
 
 void VectorStore::DropMissing(uint32_t table_keyspace, const TableDefinition* keep) {
-  for (auto it = indexes_.lower_bound({table_keyspace, ""}); it != indexes_.end() && it->first.first == table_keyspace;) {
+  for (auto it = indexes_.lower_bound({table_keyspace, ""});
+       it != indexes_.end() && it->first.first == table_keyspace;) {
     if (keep && keep->FindVectorIndex(it->first.second)) {
       ++it;
     } else {

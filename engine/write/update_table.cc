@@ -19,8 +19,8 @@ Status ChangeThroughput(const ProvisionedThroughput& requested, bool was_on_dema
   if (new_read == read && new_write == write) {
     return Status::Validation(
         "The provisioned throughput for the table will not change. The requested value equals the current value. "
-        "Current ReadCapacityUnits provisioned for the table: " + std::to_string(read) +
-        ". Requested ReadCapacityUnits: " + std::to_string(new_read) +
+        "Current ReadCapacityUnits provisioned for the table: " +
+        std::to_string(read) + ". Requested ReadCapacityUnits: " + std::to_string(new_read) +
         ". Current WriteCapacityUnits provisioned for the table: " + std::to_string(write) +
         ". Requested WriteCapacityUnits: " + std::to_string(new_write) +
         ". Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.");
@@ -76,8 +76,7 @@ Status ChangeVectorIndex(const VectorIndexUpdate& update, const std::vector<KeyA
     auto index = std::find_if(list.begin(), list.end(),
                               [&](const VectorIndexDefinition& v) { return v.name == update.index_name; });
     if (index == list.end()) {
-      return Status::NotFound("Requested resource not found: Index " + update.index_name + " for table " +
-                              next->name);
+      return Status::NotFound("Requested resource not found: Index " + update.index_name + " for table " + next->name);
     }
     list.erase(index);
     return Status::OK();
@@ -158,7 +157,8 @@ Status ApplyUpdate(const UpdateTableRequest& r, double now, const TableDefinitio
     return Status::Validation(std::string(kInvalidParameterPrefix) +
                               "Tables with vector indexes must be in PAY_PER_REQUEST mode");
   }
-  for (const auto& u : r.vector_index_updates) DP_RETURN_IF_ERROR(ChangeVectorIndex(u, r.attribute_definitions, now, next));
+  for (const auto& u : r.vector_index_updates)
+    DP_RETURN_IF_ERROR(ChangeVectorIndex(u, r.attribute_definitions, now, next));
 
   if (was_on_demand && !on_demand) {
     // A table created PAY_PER_REQUEST has been so since its creation.
@@ -202,8 +202,8 @@ Status UpdateTable(WritePath& write_path, const RequestContext& ctx, const Updat
                    TableDescription* out) {
   const double now = ctx.clock->NowSeconds();
   TableDescription before;
-  DP_RETURN_IF_ERROR(write_path.ChangeTable(ctx, 
-      request.table_name,
+  DP_RETURN_IF_ERROR(write_path.ChangeTable(
+      ctx, request.table_name,
       [&](const TableDefinition& current, TableDefinition* next) { return ApplyUpdate(request, now, current, next); },
       &before, out));
   // The answer still lists a deleted index, as DELETING, with its last figures.

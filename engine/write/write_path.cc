@@ -387,9 +387,8 @@ Status WritePath::ApplyWrites(const RequestContext& ctx, std::vector<ItemWrite>*
   }
   // Searches see the vector indexes and the items they read back change together.
   std::unique_lock<std::shared_mutex> vector_lock(vectors_->mutex(), std::defer_lock);
-  const bool vector_writes = std::any_of(current.begin(), current.end(), [](const auto& t) {
-    return !t->vector_indexes.empty();
-  });
+  const bool vector_writes =
+      std::any_of(current.begin(), current.end(), [](const auto& t) { return !t->vector_indexes.empty(); });
   if (vector_writes) vector_lock.lock();
   DP_RETURN_IF_ERROR(storage_->Write(&batch));
   if (vector_writes) {

@@ -107,6 +107,9 @@ Status HandleCreateTable(OperationContext& ctx) {
   if (vectors_present && vector_indexes.empty()) {
     return Status::Validation(std::string(kInvalidParameterPrefix) + "List of VectorIndexes is empty");
   }
+  for (const auto& input : vector_indexes) {
+    DP_RETURN_IF_ERROR(CheckVectorAttributeUndefined(input.vector_attribute, defs));
+  }
   bool has_index_lists = lsis_present || gsis_present || vectors_present;
   std::vector<SecondaryIndexInput> all_indexes = lsis;
   all_indexes.insert(all_indexes.end(), gsis.begin(), gsis.end());

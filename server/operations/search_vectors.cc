@@ -13,8 +13,7 @@ namespace {
 Status ReadTopK(const RequestReader& r, std::optional<int64_t>* out) {
   const rapidjson::Value* v = r.Get("TopK");
   if (v && v->IsNumber() && !v->IsInt64() && !v->IsUint64()) {
-    return Status::Serialization("invalid type: floating point `" + std::to_string(v->GetDouble()) +
-                                 "`, expected i32");
+    return Status::Serialization("invalid type: floating point `" + std::to_string(v->GetDouble()) + "`, expected i32");
   }
   return r.GetInteger("TopK", out);
 }

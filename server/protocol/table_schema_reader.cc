@@ -60,13 +60,16 @@ Status ReadKeySchema(const RequestReader& r, const char* member, const std::stri
     DP_RETURN_IF_ERROR(e.GetString("AttributeName", &name));
     DP_RETURN_IF_ERROR(e.GetString("KeyType", &type));
     std::string p = path + "." + std::to_string(i + 1) + ".member.";
-    if (!name) errors->AddNull(p + "attributeName");
+    if (!name)
+      errors->AddNull(p + "attributeName");
     else if (name->empty())
       errors->Add(*name, p + "attributeName", "Member must have length greater than or equal to 1");
     else if (name->size() > 255)
       errors->Add(*name, p + "attributeName", "Member must have length less than or equal to 255");
-    if (!type) errors->AddNull(p + "keyType");
-    else errors->CheckEnum(type, p + "keyType", {"HASH", "RANGE"});
+    if (!type)
+      errors->AddNull(p + "keyType");
+    else
+      errors->CheckEnum(type, p + "keyType", {"HASH", "RANGE"});
     out->push_back(KeyElementInput{name.value_or(""), type.value_or("")});
   }
   if (*present && (out->empty() || (at_most_two && out->size() > 2))) {

@@ -7,8 +7,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <cmath>
+#include <filesystem>
 #include <random>
 #include <string>
 #include <vector>
@@ -28,9 +28,10 @@ std::string VectorIndexJson(const std::string& name, int dims, const std::string
 // A PAY_PER_REQUEST table "tbl" keyed on pk (S) with the given VectorIndexes JSON list and extra definitions.
 HttpResult CreateVectorTable(TestServer& s, const std::string& indexes, const std::string& extra_defs = "",
                              const std::string& billing = R"("BillingMode":"PAY_PER_REQUEST")") {
-  return s.Call("CreateTable", R"({"TableName":"tbl","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"})" +
-                                   extra_defs + R"(],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],)" + billing +
-                                   R"(,"VectorIndexes":)" + indexes + "}");
+  return s.Call("CreateTable",
+                R"({"TableName":"tbl","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"})" +
+                    extra_defs + R"(],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],)" + billing +
+                    R"(,"VectorIndexes":)" + indexes + "}");
 }
 
 std::string VectorJson(const std::vector<double>& v) {
@@ -44,15 +45,15 @@ std::string VectorJson(const std::vector<double>& v) {
 }
 
 void Put(TestServer& s, const std::string& pk, const std::vector<double>& v, const std::string& extra = "") {
-  auto r = s.Call("PutItem", R"({"TableName":"tbl","Item":{"pk":{"S":")" + pk + R"("},"v":{"L":)" + VectorJson(v) + "}" +
-                                 extra + "}}");
+  auto r = s.Call("PutItem", R"({"TableName":"tbl","Item":{"pk":{"S":")" + pk + R"("},"v":{"L":)" + VectorJson(v) +
+                                 "}" + extra + "}}");
   ASSERT_EQ(200, r.status) << r.Describe();
 }
 
 HttpResult Search(TestServer& s, const std::vector<double>& q, int top_k, const std::string& extra = "",
                   const std::string& index = "vec") {
-  return s.Call("SearchVectors", R"({"TableName":"tbl","IndexName":")" + index + R"(","SearchVector":)" + VectorJson(q) +
-                                     R"(,"TopK":)" + std::to_string(top_k) + extra + "}");
+  return s.Call("SearchVectors", R"({"TableName":"tbl","IndexName":")" + index + R"(","SearchVector":)" +
+                                     VectorJson(q) + R"(,"TopK":)" + std::to_string(top_k) + extra + "}");
 }
 
 std::vector<std::string> Keys(const HttpResult& r) {
@@ -102,9 +103,10 @@ TEST(VectorSearch, DeclarationErrors) {
   EXPECT_EQ("One or more parameter values were invalid: Number of dimensions must be between 1 and 4096 inclusive.",
             r.Message());
   r = CreateVectorTable(s, "[" + VectorIndexJson("vec", 0, "COSINE") + "]");
-  EXPECT_EQ("1 validation error detected: Value '0' at 'vectorIndexes.1.member.dimensions' failed to satisfy "
-            "constraint: Member must have value greater than or equal to 1",
-            r.Message());
+  EXPECT_EQ(
+      "1 validation error detected: Value '0' at 'vectorIndexes.1.member.dimensions' failed to satisfy "
+      "constraint: Member must have value greater than or equal to 1",
+      r.Message());
   r = CreateVectorTable(s, "[" + VectorIndexJson("vec", 3, "MANHATTAN") + "]");
   EXPECT_NE(std::string::npos, r.Message().find("Member must satisfy enum value set: [COSINE, DOT_PRODUCT, EUCLIDEAN]"))
       << r.Message();
@@ -117,28 +119,39 @@ TEST(VectorSearch, DeclarationErrors) {
             r.Message());
   r = CreateVectorTable(s, "[" + VectorIndexJson("vec", 3, "COSINE") + "," + VectorIndexJson("vec", 3, "COSINE") + "]");
   EXPECT_EQ("One or more parameter values were invalid: Duplicate index name: vec", r.Message());
-  r = CreateVectorTable(s, "[" + VectorIndexJson("vec", 3, "COSINE", R"(,"SearchSchema":[{"AttributeName":"tenant","SearchSchemaElementType":"HASH"}])") + "]");
-  EXPECT_EQ("One or more parameter values were invalid: One element in SearchSchema is not defined in attribute "
-            "definitions",
-            r.Message());
+  r = CreateVectorTable(
+      s, "[" +
+             VectorIndexJson("vec", 3, "COSINE",
+                             R"(,"SearchSchema":[{"AttributeName":"tenant","SearchSchemaElementType":"HASH"}])") +
+             "]");
+  EXPECT_EQ(
+      "One or more parameter values were invalid: One element in SearchSchema is not defined in attribute "
+      "definitions",
+      r.Message());
   r = CreateVectorTable(s, "[" + VectorIndexJson("vec", 3, "COSINE") + "]",
                         R"(,{"AttributeName":"v","AttributeType":"S"})");
-  EXPECT_EQ("One or more parameter values were invalid: Conflicting attribute definition for 'v'. An attribute cannot "
-            "be defined in AttributeDefinitions when used as a VectorAttribute.",
-            r.Message());
+  EXPECT_EQ(
+      "One or more parameter values were invalid: Conflicting attribute definition for 'v'. An attribute cannot "
+      "be defined in AttributeDefinitions when used as a VectorAttribute.",
+      r.Message());
   r = CreateVectorTable(s, "[" + VectorIndexJson("vv1", 3, "COSINE") + "," + VectorIndexJson("vv2", 4, "COSINE") + "]");
-  EXPECT_EQ("One or more parameter values were invalid: Conflicting attribute definition for 'v'. All VectorIndexes "
-            "on the same vector attribute must use the same dimensions.",
-            r.Message());
+  EXPECT_EQ(
+      "One or more parameter values were invalid: Conflicting attribute definition for 'v'. All VectorIndexes "
+      "on the same vector attribute must use the same dimensions.",
+      r.Message());
   EXPECT_EQ("ValidationException", r.ErrorName());
 }
 
 TEST(VectorSearch, ChecklistScoresPerDistanceFunction) {
   TestServer s;
-  ASSERT_EQ(200, CreateVectorTable(s, "[" + VectorIndexJson("vec", 3, "COSINE") + "," +
-                                          R"({"IndexName":"veu","VectorAttribute":{"AttributeName":"v"},"Dimensions":3,"DistanceFunction":"EUCLIDEAN","Projection":{"ProjectionType":"KEYS_ONLY"}},)" +
-                                          R"({"IndexName":"vdp","VectorAttribute":{"AttributeName":"v"},"Dimensions":3,"DistanceFunction":"DOT_PRODUCT","Projection":{"ProjectionType":"ALL"}}])")
-                     .status);
+  ASSERT_EQ(
+      200,
+      CreateVectorTable(
+          s,
+          "[" + VectorIndexJson("vec", 3, "COSINE") + "," +
+              R"({"IndexName":"veu","VectorAttribute":{"AttributeName":"v"},"Dimensions":3,"DistanceFunction":"EUCLIDEAN","Projection":{"ProjectionType":"KEYS_ONLY"}},)" +
+              R"({"IndexName":"vdp","VectorAttribute":{"AttributeName":"v"},"Dimensions":3,"DistanceFunction":"DOT_PRODUCT","Projection":{"ProjectionType":"ALL"}}])")
+          .status);
   PutChecklistItems(s);
   auto r = Search(s, {1, 0, 0}, 10);
   ASSERT_EQ(200, r.status) << r.Describe();
@@ -177,13 +190,29 @@ TEST(VectorSearch, EveryWriteKeepsTheIndexCurrent) {
   PutChecklistItems(s);
   ASSERT_EQ(200, s.Call("DeleteItem", R"({"TableName":"tbl","Key":{"pk":{"S":"a"}}})").status);
   EXPECT_EQ("d", Keys(Search(s, {1, 0, 0}, 1))[0]);
-  ASSERT_EQ(200, s.Call("UpdateItem", R"({"TableName":"tbl","Key":{"pk":{"S":"d"}},"UpdateExpression":"REMOVE v"})").status);
+  ASSERT_EQ(200,
+            s.Call("UpdateItem", R"({"TableName":"tbl","Key":{"pk":{"S":"d"}},"UpdateExpression":"REMOVE v"})").status);
   EXPECT_EQ("b", Keys(Search(s, {1, 0, 0}, 1))[0]);
-  ASSERT_EQ(200, s.Call("UpdateItem", R"({"TableName":"tbl","Key":{"pk":{"S":"c"}},"UpdateExpression":"SET v = :v","ExpressionAttributeValues":{":v":{"L":[{"N":"1"},{"N":"0"},{"N":"0"}]}}})").status);
+  ASSERT_EQ(
+      200,
+      s.Call(
+           "UpdateItem",
+           R"({"TableName":"tbl","Key":{"pk":{"S":"c"}},"UpdateExpression":"SET v = :v","ExpressionAttributeValues":{":v":{"L":[{"N":"1"},{"N":"0"},{"N":"0"}]}}})")
+          .status);
   EXPECT_EQ("c", Keys(Search(s, {1, 0, 0}, 1))[0]);
-  ASSERT_EQ(200, s.Call("BatchWriteItem", R"({"RequestItems":{"tbl":[{"PutRequest":{"Item":{"pk":{"S":"e"},"v":{"L":[{"N":"2"},{"N":"0"},{"N":"0"}]}}}},{"DeleteRequest":{"Key":{"pk":{"S":"c"}}}}]}})").status);
+  ASSERT_EQ(
+      200,
+      s.Call(
+           "BatchWriteItem",
+           R"({"RequestItems":{"tbl":[{"PutRequest":{"Item":{"pk":{"S":"e"},"v":{"L":[{"N":"2"},{"N":"0"},{"N":"0"}]}}}},{"DeleteRequest":{"Key":{"pk":{"S":"c"}}}}]}})")
+          .status);
   EXPECT_EQ((std::vector<std::string>{"e", "b"}), Keys(Search(s, {2, 0, 0}, 5)));
-  ASSERT_EQ(200, s.Call("TransactWriteItems", R"({"TransactItems":[{"Put":{"TableName":"tbl","Item":{"pk":{"S":"f"},"v":{"L":[{"N":"3"},{"N":"0"},{"N":"0"}]}}}}]})").status);
+  ASSERT_EQ(
+      200,
+      s.Call(
+           "TransactWriteItems",
+           R"({"TransactItems":[{"Put":{"TableName":"tbl","Item":{"pk":{"S":"f"},"v":{"L":[{"N":"3"},{"N":"0"},{"N":"0"}]}}}}]})")
+          .status);
   ASSERT_EQ(200, s.Call("ExecuteStatement", R"({"Statement":"DELETE FROM \"tbl\" WHERE pk = 'e'"})").status);
   EXPECT_EQ((std::vector<std::string>{"f", "b"}), Keys(Search(s, {3, 0, 0}, 5)));
 }
@@ -192,21 +221,26 @@ TEST(VectorSearch, ItemWriteErrorsRejectTheWholeRequest) {
   TestServer s;
   ASSERT_EQ(200, CreateVectorTable(s, "[" + VectorIndexJson("vec", 3, "COSINE") + "]").status);
   auto r = s.Call("PutItem", R"({"TableName":"tbl","Item":{"pk":{"S":"a"},"v":{"L":[{"N":"1"},{"N":"2"}]}}})");
-  EXPECT_EQ("One or more parameter values were invalid. Invalid size for parameter v, Expected: 3, Actual: 2 "
-            "IndexName: vec",
-            r.Message());
+  EXPECT_EQ(
+      "One or more parameter values were invalid. Invalid size for parameter v, Expected: 3, Actual: 2 "
+      "IndexName: vec",
+      r.Message());
   r = s.Call("PutItem", R"({"TableName":"tbl","Item":{"pk":{"S":"a"},"v":{"L":[{"N":"1"},{"S":"x"},{"N":"2"}]}}})");
-  EXPECT_EQ("One or more parameter values were invalid. Invalid type for parameter v[1], Expected: 32-bit floating "
-            "point number, Actual: S. IndexName: vec",
-            r.Message());
+  EXPECT_EQ(
+      "One or more parameter values were invalid. Invalid type for parameter v[1], Expected: 32-bit floating "
+      "point number, Actual: S. IndexName: vec",
+      r.Message());
   r = s.Call("PutItem", R"({"TableName":"tbl","Item":{"pk":{"S":"a"},"v":{"S":"x"}}})");
-  EXPECT_EQ("One or more parameter values were invalid. Invalid type for parameter v, Expected: 32-bit floating point "
-            "number list IndexName: vec",
-            r.Message());
+  EXPECT_EQ(
+      "One or more parameter values were invalid. Invalid type for parameter v, Expected: 32-bit floating point "
+      "number list IndexName: vec",
+      r.Message());
   r = s.Call("PutItem", R"({"TableName":"tbl","Item":{"pk":{"S":"a"},"v":{"L":[{"N":"1e39"},{"N":"0"},{"N":"0"}]}}})");
   EXPECT_NE(std::string::npos, r.Message().find("is outside valid range [-3.4028235E38, 3.4028235E38]. IndexName: vec"))
       << r.Message();
-  r = s.Call("BatchWriteItem", R"({"RequestItems":{"tbl":[{"PutRequest":{"Item":{"pk":{"S":"ok"},"v":{"L":[{"N":"1"},{"N":"0"},{"N":"0"}]}}}},{"PutRequest":{"Item":{"pk":{"S":"bad"},"v":{"L":[{"N":"1"}]}}}}]}})");
+  r = s.Call(
+      "BatchWriteItem",
+      R"({"RequestItems":{"tbl":[{"PutRequest":{"Item":{"pk":{"S":"ok"},"v":{"L":[{"N":"1"},{"N":"0"},{"N":"0"}]}}}},{"PutRequest":{"Item":{"pk":{"S":"bad"},"v":{"L":[{"N":"1"}]}}}}]}})");
   EXPECT_EQ("ValidationException", r.ErrorName());
   r = s.Call("Scan", R"({"TableName":"tbl"})");
   EXPECT_EQ(0, r.json["Count"].GetInt());
@@ -215,33 +249,49 @@ TEST(VectorSearch, ItemWriteErrorsRejectTheWholeRequest) {
 
 TEST(VectorSearch, HashAndFilterConditions) {
   TestServer s;
-  ASSERT_EQ(200, CreateVectorTable(s, "[" + VectorIndexJson("vec", 2, "EUCLIDEAN", R"(,"SearchSchema":[{"AttributeName":"tenant","SearchSchemaElementType":"HASH"},{"AttributeName":"n","SearchSchemaElementType":"INLINE_FILTER"}])") + "]",
-                                   R"(,{"AttributeName":"tenant","AttributeType":"S"},{"AttributeName":"n","AttributeType":"N"})")
-                     .status);
+  ASSERT_EQ(
+      200,
+      CreateVectorTable(
+          s,
+          "[" +
+              VectorIndexJson(
+                  "vec", 2, "EUCLIDEAN",
+                  R"(,"SearchSchema":[{"AttributeName":"tenant","SearchSchemaElementType":"HASH"},{"AttributeName":"n","SearchSchemaElementType":"INLINE_FILTER"}])") +
+              "]",
+          R"(,{"AttributeName":"tenant","AttributeType":"S"},{"AttributeName":"n","AttributeType":"N"})")
+          .status);
   Put(s, "a", {0, 0}, R"(,"tenant":{"S":"x"},"n":{"N":"1"})");
   Put(s, "b", {1, 0}, R"(,"tenant":{"S":"x"},"n":{"N":"2"})");
   Put(s, "c", {0, 0}, R"(,"tenant":{"S":"y"},"n":{"N":"1"})");
   Put(s, "d", {0, 0}, R"(,"tenant":{"S":"x"})");  // no filter value: excluded by a filter
-  Put(s, "e", {0, 0});                             // no HASH value: never indexed
+  Put(s, "e", {0, 0});                            // no HASH value: never indexed
   auto r = Search(s, {0, 0}, 10);
   EXPECT_EQ("SearchConditionExpression must be provided when SearchSchema has a HASH key", r.Message());
-  r = Search(s, {0, 0}, 10, R"(,"SearchConditionExpression":"tenant = :t","ExpressionAttributeValues":{":t":{"S":"x"}})");
+  r = Search(s, {0, 0}, 10,
+             R"(,"SearchConditionExpression":"tenant = :t","ExpressionAttributeValues":{":t":{"S":"x"}})");
   EXPECT_EQ((std::vector<std::string>{"a", "d", "b"}), Keys(r));
-  r = Search(s, {0, 0}, 10, R"(,"SearchConditionExpression":"tenant = :t AND n = :n","ExpressionAttributeValues":{":t":{"S":"x"},":n":{"N":"1.0"}})");
+  r = Search(
+      s, {0, 0}, 10,
+      R"(,"SearchConditionExpression":"tenant = :t AND n = :n","ExpressionAttributeValues":{":t":{"S":"x"},":n":{"N":"1.0"}})");
   EXPECT_EQ((std::vector<std::string>{"a"}), Keys(r));
-  r = Search(s, {0, 0}, 10, R"(,"SearchConditionExpression":"tenant < :t","ExpressionAttributeValues":{":t":{"S":"x"}})");
+  r = Search(s, {0, 0}, 10,
+             R"(,"SearchConditionExpression":"tenant < :t","ExpressionAttributeValues":{":t":{"S":"x"}})");
   EXPECT_EQ("Invalid SearchConditionExpression: Invalid comparator used in SearchConditionExpression", r.Message());
-  r = Search(s, {0, 0}, 10, R"(,"SearchConditionExpression":"tenant = :t AND pk = :t","ExpressionAttributeValues":{":t":{"S":"x"}})");
-  EXPECT_EQ("SearchConditionExpression must not contain any attributes that is not in SearchSchema. Invalid "
-            "attribute: pk",
-            r.Message());
-  r = Search(s, {0, 0}, 10, R"(,"SearchConditionExpression":"tenant = :n","ExpressionAttributeValues":{":n":{"N":"1"}})");
+  r = Search(s, {0, 0}, 10,
+             R"(,"SearchConditionExpression":"tenant = :t AND pk = :t","ExpressionAttributeValues":{":t":{"S":"x"}})");
+  EXPECT_EQ(
+      "SearchConditionExpression must not contain any attributes that is not in SearchSchema. Invalid "
+      "attribute: pk",
+      r.Message());
+  r = Search(s, {0, 0}, 10,
+             R"(,"SearchConditionExpression":"tenant = :n","ExpressionAttributeValues":{":n":{"N":"1"}})");
   EXPECT_EQ("Type of 'tenant' attribute in SearchConditionExpression (N) does not match type in search schema (S)",
             r.Message());
   r = s.Call("PutItem", R"({"TableName":"tbl","Item":{"pk":{"S":"z"},"tenant":{"N":"1"}}})");
-  EXPECT_EQ("One or more parameter values were invalid. Attribute 'tenant' type mismatch. Expected: S, Actual: N. "
-            "IndexName: vec",
-            r.Message());
+  EXPECT_EQ(
+      "One or more parameter values were invalid. Attribute 'tenant' type mismatch. Expected: S, Actual: N. "
+      "IndexName: vec",
+      r.Message());
 }
 
 TEST(VectorSearch, SearchErrors) {
@@ -249,20 +299,24 @@ TEST(VectorSearch, SearchErrors) {
   ASSERT_EQ(200, CreateVectorTable(s, "[" + VectorIndexJson("vec", 3, "COSINE") + "]").status);
   EXPECT_EQ("Provided TopK value '101' is out of valid range. The value must be between 1 and 100 inclusive",
             Search(s, {1, 0, 0}, 101).Message());
-  EXPECT_EQ("1 validation error detected: Value '0' at 'topK' failed to satisfy constraint: Member must have value "
-            "greater than or equal to 1",
-            Search(s, {1, 0, 0}, 0).Message());
+  EXPECT_EQ(
+      "1 validation error detected: Value '0' at 'topK' failed to satisfy constraint: Member must have value "
+      "greater than or equal to 1",
+      Search(s, {1, 0, 0}, 0).Message());
   EXPECT_EQ("Input search vector dimension 2 does not match vector index dimension 3", Search(s, {1, 0}, 1).Message());
   auto r = s.Call("SearchVectors", R"({"TableName":"tbl","IndexName":"vec","SearchVector":[{"S":"x"}],"TopK":1})");
-  EXPECT_EQ("Search vector contains invalid values. All values in the search vector must be a 32-bit floating-point "
-            "number attribute",
-            r.Message());
+  EXPECT_EQ(
+      "Search vector contains invalid values. All values in the search vector must be a 32-bit floating-point "
+      "number attribute",
+      r.Message());
   r = s.Call("SearchVectors", R"({"TableName":"tbl","IndexName":"vec","SearchVector":[{"N":"1"}],"TopK":3.5})");
   EXPECT_EQ("SerializationException", r.ErrorName());
   EXPECT_EQ("The table does not have the specified index: nope", Search(s, {1, 0, 0}, 1, "", "nope").Message());
   r = s.Call("SearchVectors", R"({"TableName":"nope","IndexName":"vec","SearchVector":[{"N":"1"}],"TopK":1})");
   EXPECT_EQ("ResourceNotFoundException", r.ErrorName());
-  r = s.Call("Query", R"({"TableName":"tbl","IndexName":"vec","KeyConditionExpression":"pk = :p","ExpressionAttributeValues":{":p":{"S":"a"}}})");
+  r = s.Call(
+      "Query",
+      R"({"TableName":"tbl","IndexName":"vec","KeyConditionExpression":"pk = :p","ExpressionAttributeValues":{":p":{"S":"a"}}})");
   EXPECT_EQ("Query operation not supported on this index type.", r.Message());
   r = s.Call("Scan", R"({"TableName":"tbl","IndexName":"vec"})");
   EXPECT_EQ("Scan operation not supported on this index type", r.Message());
@@ -273,21 +327,31 @@ TEST(VectorSearch, SearchErrors) {
 
 TEST(VectorSearch, UpdateTableCreatesBackfillsAndDeletes) {
   TestServer s;
-  ASSERT_EQ(200, s.Call("CreateTable", R"({"TableName":"tbl","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"})").status);
+  ASSERT_EQ(
+      200,
+      s.Call(
+           "CreateTable",
+           R"({"TableName":"tbl","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"})")
+          .status);
   Put(s, "a", {1, 0});
   Put(s, "b", {1, 0, 0});  // the wrong size for the index made below: skipped by the backfill
-  auto r = s.Call("UpdateTable", R"({"TableName":"tbl","VectorIndexUpdates":[{"Create":)" + VectorIndexJson("vec", 2, "COSINE") + "}]}");
+  auto r = s.Call("UpdateTable", R"({"TableName":"tbl","VectorIndexUpdates":[{"Create":)" +
+                                     VectorIndexJson("vec", 2, "COSINE") + "}]}");
   ASSERT_EQ(200, r.status) << r.Describe();
   EXPECT_EQ("UPDATING", std::string(r.json["TableDescription"]["TableStatus"].GetString()));
   EXPECT_EQ("CREATING", std::string(r.json["TableDescription"]["VectorIndexes"][0]["IndexStatus"].GetString()));
   EXPECT_EQ((std::vector<std::string>{"a"}), Keys(Search(s, {1, 0}, 5)));
-  r = s.Call("UpdateTable", R"({"TableName":"tbl","VectorIndexUpdates":[{"Create":)" + VectorIndexJson("vec", 2, "COSINE") + "}]}");
+  r = s.Call("UpdateTable",
+             R"({"TableName":"tbl","VectorIndexUpdates":[{"Create":)" + VectorIndexJson("vec", 2, "COSINE") + "}]}");
   EXPECT_EQ("Attempting to create an index which already exists", r.Message());
   r = s.Call("UpdateTable", R"({"TableName":"tbl","VectorIndexUpdates":[{"Delete":{"IndexName":"nope"}}]})");
   EXPECT_EQ("Requested resource not found: Index nope for table tbl", r.Message());
-  r = s.Call("UpdateTable", R"({"TableName":"tbl","VectorIndexUpdates":[{"Create":)" + VectorIndexJson("vv2", 2, "COSINE") + R"(},{"Delete":{"IndexName":"vec"}}]})");
+  r = s.Call("UpdateTable", R"({"TableName":"tbl","VectorIndexUpdates":[{"Create":)" +
+                                VectorIndexJson("vv2", 2, "COSINE") + R"(},{"Delete":{"IndexName":"vec"}}]})");
   EXPECT_EQ("LimitExceededException", r.ErrorName());
-  r = s.Call("UpdateTable", R"({"TableName":"tbl","BillingMode":"PROVISIONED","ProvisionedThroughput":{"ReadCapacityUnits":1,"WriteCapacityUnits":1}})");
+  r = s.Call(
+      "UpdateTable",
+      R"({"TableName":"tbl","BillingMode":"PROVISIONED","ProvisionedThroughput":{"ReadCapacityUnits":1,"WriteCapacityUnits":1}})");
   EXPECT_EQ("One or more parameter values were invalid: Tables with vector indexes must be in PAY_PER_REQUEST mode",
             r.Message());
   r = s.Call("UpdateTable", R"({"TableName":"tbl","VectorIndexUpdates":[{"Delete":{"IndexName":"vec"}}]})");
@@ -345,9 +409,9 @@ TEST(VectorSearch, PropertyMatchesAReference) {
           ss += vectors[i][j] * vectors[i][j];
           dd += (q[j] - vectors[i][j]) * (q[j] - vectors[i][j]);
         }
-        double rank = index == "vco" ? (qq * ss == 0 ? 1.0 : std::clamp(1 - dot / std::sqrt(qq * ss), 0.0, 2.0))
+        double rank = index == "vco"   ? (qq * ss == 0 ? 1.0 : std::clamp(1 - dot / std::sqrt(qq * ss), 0.0, 2.0))
                       : index == "veu" ? std::sqrt(dd)
-                                      : -dot;
+                                       : -dot;
         reference.emplace_back(rank, keys[i]);
       }
       std::sort(reference.begin(), reference.end());
