@@ -35,10 +35,10 @@ struct KeyElementInput {
 struct SecondaryIndexInput {
   std::string name;
   bool global = true;
-  std::vector<KeyElementInput> key;                           // LSI: 1 or 2 elements; GSI: 1 or more
-  std::optional<std::string> projection_type;                 // "ALL", "INCLUDE" or "KEYS_ONLY"
+  std::vector<KeyElementInput> key;            // LSI: 1 or 2 elements; GSI: 1 or more
+  std::optional<std::string> projection_type;  // "ALL", "INCLUDE" or "KEYS_ONLY"
   std::optional<std::vector<std::string>> non_key_attributes;
-  std::optional<ProvisionedThroughput> throughput;            // GSIs only
+  std::optional<ProvisionedThroughput> throughput;  // GSIs only
 };
 
 // CreateTable's AttributeDefinitions against its table key schema and its indexes (may be empty): every key

@@ -31,7 +31,7 @@ struct VectorEntryValues {
   std::vector<float> vector;  // Dimensions floats
   std::string bucket;         // the HASH value ("" without a HASH): its type letter, then its canonical text
   std::vector<std::optional<AttributeValue>> filters;  // the INLINE_FILTER values, in SearchSchema order
-  uint64_t entry_bytes = 0;   // max(1024, 4·Dimensions + name of the vector + size of the projection without it)
+  uint64_t entry_bytes = 0;  // max(1024, 4·Dimensions + name of the vector + size of the projection without it)
 };
 bool VectorEntryOf(const TableDefinition& table, const VectorIndexDefinition& index, const AttributeMap& item,
                    VectorEntryValues* out);

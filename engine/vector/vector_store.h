@@ -30,7 +30,7 @@ namespace dynapage {
 struct VectorEntry {
   std::string storage_key;  // the item's key in the table; after its first 13 bytes, the key's parts in key order
   std::vector<std::optional<AttributeValue>> filters;  // INLINE_FILTER values, in SearchSchema order
-  double norm_squared = 0;  // Σ v², of the float components, in double
+  double norm_squared = 0;                             // Σ v², of the float components, in double
   uint64_t entry_bytes = 0;
 };
 

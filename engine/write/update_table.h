@@ -31,7 +31,7 @@ struct GlobalIndexUpdate {
   enum class Action { kCreate, kUpdate, kDelete };
   Action action = Action::kCreate;
   std::string index_name;
-  SecondaryIndexInput create;                    // kCreate (global)
+  SecondaryIndexInput create;                       // kCreate (global)
   std::optional<ProvisionedThroughput> throughput;  // kUpdate
 };
 

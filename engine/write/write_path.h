@@ -32,9 +32,9 @@
 #include "engine/model/table_definition.h"
 #include "engine/model/wire_item.h"
 #include "engine/storage/storage.h"
+#include "engine/vector/vector_store.h"
 #include "engine/write/client_token_cache.h"
 #include "engine/write/space_reclaim_policy.h"
-#include "engine/vector/vector_store.h"
 
 namespace dynapage {
 
