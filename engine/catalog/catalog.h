@@ -43,6 +43,8 @@ struct TableDescription {
   TableStats stats;
   std::map<std::string, TableStats> index_stats;    // by index name
   std::map<std::string, std::string> index_status;  // by index name, for an index that is not ACTIVE
+  // A vector index's Backfilling, by index name, while it is shown (docs/vector-search.md: absent once ACTIVE).
+  std::map<std::string, bool> index_backfilling;
 };
 
 class Catalog {

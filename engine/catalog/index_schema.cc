@@ -40,7 +40,8 @@ std::string UndefinedKeysMessage(const std::vector<std::string>& keys, const std
 
 Status CheckAttributeDefinitions(const std::vector<KeyElementInput>& key,
                                  const std::vector<SecondaryIndexInput>& indexes, bool has_index_lists,
-                                 const std::vector<KeyAttribute>& definitions) {
+                                 const std::vector<KeyAttribute>& definitions,
+                                 const std::vector<std::string>& search_schema_names) {
   std::vector<std::string> table_keys;
   for (const auto& k : key) table_keys.push_back(k.name);
   if (!has_index_lists) {
@@ -56,6 +57,10 @@ Status CheckAttributeDefinitions(const std::vector<KeyElementInput>& key,
   std::vector<std::string> used = table_keys, missing;
   for (const auto& index : indexes) {
     for (const auto& k : index.key) AddOnce(k.name, &used);
+  }
+  // A vector index's SearchSchema attributes are used; one not defined has a message of its own (checked before).
+  for (const auto& name : search_schema_names) {
+    if (IsDefined(definitions, name)) AddOnce(name, &used);
   }
   for (const auto& name : used) {
     if (!IsDefined(definitions, name)) missing.push_back(name);
@@ -138,6 +143,34 @@ Status CheckGlobalIndexKeyShape(const std::vector<KeyElementInput>& key, const s
   return Status::OK();
 }
 
+Status CheckProjection(const std::optional<std::string>& projection_type,
+                       const std::optional<std::vector<std::string>>& non_key_attributes, ProjectionType* projection,
+                       std::vector<std::string>* non_key_out) {
+  if (!projection_type)
+    return Status::Validation(std::string(kInvalidParameterPrefix) + "Unknown ProjectionType: null");
+  const std::string& type = *projection_type;
+  if (non_key_attributes && type != "INCLUDE") {
+    return Status::Validation(std::string(kInvalidParameterPrefix) + "ProjectionType is " + type +
+                              ", but NonKeyAttributes is specified");
+  }
+  if (type == "INCLUDE" && !non_key_attributes) {
+    return Status::Validation(std::string(kInvalidParameterPrefix) +
+                              "ProjectionType is INCLUDE, but NonKeyAttributes is not specified");
+  }
+  if (non_key_attributes) {
+    const std::vector<std::string>& names = *non_key_attributes;
+    for (size_t i = 1; i < names.size(); i++) {
+      if (std::find(names.begin(), names.begin() + i, names[i]) != names.begin() + i) {
+        return Status::Validation(std::string(kInvalidParameterPrefix) +
+                                  "Duplicate value in NonKeyAttributes: " + names[i]);
+      }
+    }
+  }
+  *projection = ProjectionTypeFromName(type.c_str());
+  if (non_key_attributes) *non_key_out = *non_key_attributes;
+  return Status::OK();
+}
+
 Status AddSecondaryIndex(const SecondaryIndexInput& input, TableDefinition* table) {
   const std::string& name = input.name;
   if (!input.global && !table->key.range) {
@@ -165,30 +198,8 @@ Status AddSecondaryIndex(const SecondaryIndexInput& input, TableDefinition* tabl
           ". index hash key: " + index.key.hash.name + ", table hash key: " + table->key.hash.name);
     }
   }
-  if (!input.projection_type)
-    return Status::Validation(std::string(kInvalidParameterPrefix) + "Unknown ProjectionType: null");
-  const std::string& type = *input.projection_type;
-  if (input.non_key_attributes && type != "INCLUDE") {
-    return Status::Validation(std::string(kInvalidParameterPrefix) + "ProjectionType is " + type +
-                              ", but NonKeyAttributes is specified");
-  }
-  if (type == "INCLUDE" && !input.non_key_attributes) {
-    return Status::Validation(std::string(kInvalidParameterPrefix) +
-                              "ProjectionType is INCLUDE, but NonKeyAttributes is not specified");
-  }
-  if (input.non_key_attributes) {
-    const std::vector<std::string>& names = *input.non_key_attributes;
-    for (size_t i = 1; i < names.size(); i++) {
-      if (std::find(names.begin(), names.begin() + i, names[i]) != names.begin() + i) {
-        return Status::Validation(std::string(kInvalidParameterPrefix) + "Duplicate value in NonKeyAttributes: " +
-                                  names[i]);
-      }
-    }
-  }
-  index.projection = type == "ALL"         ? ProjectionType::kAll
-                     : type == "KEYS_ONLY" ? ProjectionType::kKeysOnly
-                                           : ProjectionType::kInclude;
-  if (input.non_key_attributes) index.non_key_attributes = *input.non_key_attributes;
+  DP_RETURN_IF_ERROR(
+      CheckProjection(input.projection_type, input.non_key_attributes, &index.projection, &index.non_key_attributes));
   if (input.global) {
     if (table->pay_per_request && input.throughput) {
       return Status::Validation(std::string(kInvalidParameterPrefix) +
@@ -201,7 +212,7 @@ Status AddSecondaryIndex(const SecondaryIndexInput& input, TableDefinition* tabl
     }
     if (input.throughput) index.throughput = *input.throughput;
   }
-  if (table->FindIndex(name))
+  if (table->FindIndex(name) || table->FindVectorIndex(name))
     return Status::Validation(std::string(kInvalidParameterPrefix) + "Duplicate index name: " + name);
   table->indexes.push_back(std::move(index));
   return Status::OK();

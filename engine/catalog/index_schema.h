@@ -35,19 +35,21 @@ struct KeyElementInput {
 struct SecondaryIndexInput {
   std::string name;
   bool global = true;
-  std::vector<KeyElementInput> key;                           // LSI: 1 or 2 elements; GSI: 1 or more
-  std::optional<std::string> projection_type;                 // "ALL", "INCLUDE" or "KEYS_ONLY"
+  std::vector<KeyElementInput> key;            // LSI: 1 or 2 elements; GSI: 1 or more
+  std::optional<std::string> projection_type;  // "ALL", "INCLUDE" or "KEYS_ONLY"
   std::optional<std::vector<std::string>> non_key_attributes;
-  std::optional<ProvisionedThroughput> throughput;            // GSIs only
+  std::optional<ProvisionedThroughput> throughput;  // GSIs only
 };
 
 // CreateTable's AttributeDefinitions against its table key schema and its indexes (may be empty): every key
 // attribute defined and, with indexes, every definition used. (Without indexes the count of definitions is
 // checked after the table key's shape, as DynamoDB does.) REQUIRES: key has 1 or 2 elements; definitions have
-// distinct names. has_index_lists: the request had a LocalSecondaryIndexes or GlobalSecondaryIndexes member.
+// distinct names. has_index_lists: the request had a LocalSecondaryIndexes, GlobalSecondaryIndexes or
+// VectorIndexes member; search_schema_names: the vector indexes' SearchSchema attributes, which count as used.
 Status CheckAttributeDefinitions(const std::vector<KeyElementInput>& key,
                                  const std::vector<SecondaryIndexInput>& indexes, bool has_index_lists,
-                                 const std::vector<KeyAttribute>& definitions);
+                                 const std::vector<KeyAttribute>& definitions,
+                                 const std::vector<std::string>& search_schema_names = {});
 
 // The shape of one key schema (table or index): distinct names, HASH first, RANGE second; fills *out with the
 // types from definitions. REQUIRES: every name is defined.
@@ -59,6 +61,11 @@ Status CheckKeySchemaShape(const std::vector<KeyElementInput>& key, const std::v
 // every name is defined.
 Status CheckGlobalIndexKeyShape(const std::vector<KeyElementInput>& key, const std::vector<KeyAttribute>& definitions,
                                 KeySchema* out);
+
+// An index's Projection as sent: a type present, NonKeyAttributes with INCLUDE and only then, no name twice.
+Status CheckProjection(const std::optional<std::string>& projection_type,
+                       const std::optional<std::vector<std::string>>& non_key_attributes, ProjectionType* projection,
+                       std::vector<std::string>* non_key_out);
 
 // Checks one secondary index against table (whose key, billing mode, definitions and earlier indexes are set):
 // key shape, LSI rules, projection, throughput against the billing mode, a name not used by an earlier index;

@@ -24,13 +24,16 @@ Status Database::OpenNamespace(Store* store, uint32_t namespace_id, std::unique_
   db->storage_ = store->storage();
   db->catalog_ = std::make_unique<Catalog>(db->storage_, store->keyspaces(), namespace_id);
   DP_RETURN_IF_ERROR(db->catalog_->Load());
-  db->writes_ = std::make_unique<WritePath>(db->storage_, db->catalog_.get());
+  db->vectors_ = std::make_unique<VectorStore>();
+  db->writes_ = std::make_unique<WritePath>(db->storage_, db->catalog_.get(), db->vectors_.get());
+  DP_RETURN_IF_ERROR(db->writes_->LoadVectorIndexes());
   *out = std::move(db);
   return Status::OK();
 }
 
 Database::~Database() {
   writes_.reset();
+  vectors_.reset();
   catalog_.reset();
 }
 

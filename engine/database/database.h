@@ -20,6 +20,7 @@
 #include "engine/catalog/catalog.h"
 #include "engine/database/store.h"
 #include "engine/storage/storage.h"
+#include "engine/vector/vector_store.h"
 #include "engine/write/write_path.h"
 
 namespace dynapage {
@@ -42,6 +43,7 @@ class Database {
   const Storage& storage() const { return *storage_; }
   const Catalog& catalog() const { return *catalog_; }
   WritePath& writes() { return *writes_; }
+  const VectorStore& vectors() const { return *vectors_; }
 
  private:
   Database() = default;
@@ -50,6 +52,7 @@ class Database {
   uint32_t namespace_id_ = 0;
   Storage* storage_ = nullptr;
   std::unique_ptr<Catalog> catalog_;
+  std::unique_ptr<VectorStore> vectors_;
   std::unique_ptr<WritePath> writes_;
 };
 

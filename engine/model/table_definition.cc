@@ -98,11 +98,21 @@ void ReadThroughput(const rapidjson::Value& v, ProvisionedThroughput* t) {
 
 const char* ProjectionTypeName(ProjectionType type) {
   switch (type) {
-    case ProjectionType::kAll: return "ALL";
-    case ProjectionType::kKeysOnly: return "KEYS_ONLY";
-    case ProjectionType::kInclude: return "INCLUDE";
+    case ProjectionType::kAll:
+      return "ALL";
+    case ProjectionType::kKeysOnly:
+      return "KEYS_ONLY";
+    case ProjectionType::kInclude:
+      return "INCLUDE";
   }
   return "ALL";
+}
+
+ProjectionType ProjectionTypeFromName(const char* name) {
+  const std::string text = name;
+  return text == "KEYS_ONLY" ? ProjectionType::kKeysOnly
+         : text == "INCLUDE" ? ProjectionType::kInclude
+                             : ProjectionType::kAll;
 }
 
 bool IndexDefinition::Projects(const std::string& attribute, const KeySchema& table_key) const {
@@ -116,6 +126,13 @@ bool IndexDefinition::Projects(const std::string& attribute, const KeySchema& ta
 
 const IndexDefinition* TableDefinition::FindIndex(const std::string& index_name) const {
   for (const auto& index : indexes) {
+    if (index.name == index_name) return &index;
+  }
+  return nullptr;
+}
+
+const VectorIndexDefinition* TableDefinition::FindVectorIndex(const std::string& index_name) const {
+  for (const auto& index : vector_indexes) {
     if (index.name == index_name) return &index;
   }
   return nullptr;
@@ -168,6 +185,13 @@ std::string SerializeTableDefinition(const TableDefinition& t) {
     w.EndObject();
   }
   w.EndArray();
+  // Absent from definitions without vector indexes (and from those written before vector search).
+  if (!t.vector_indexes.empty()) {
+    w.Key("vectorIndexes");
+    w.StartArray();
+    for (const auto& v : t.vector_indexes) WriteVectorIndexDefinition(v, &w);
+    w.EndArray();
+  }
   w.Key("keyspace");
   w.Uint(t.keyspace);
   w.Key("created");
@@ -230,15 +254,19 @@ bool ParseTableDefinition(const std::string& json, TableDefinition* t) {
     i.name = iv["name"].GetString();
     i.global = iv["global"].GetBool();
     if (!ReadKeySchema(iv["key"], &i.key)) return false;
-    std::string projection = iv["projection"].GetString();
-    i.projection = projection == "KEYS_ONLY" ? ProjectionType::kKeysOnly
-                   : projection == "INCLUDE" ? ProjectionType::kInclude
-                                             : ProjectionType::kAll;
+    i.projection = ProjectionTypeFromName(iv["projection"].GetString());
     for (const auto& n : iv["include"].GetArray()) i.non_key_attributes.push_back(n.GetString());
     i.keyspace = iv["keyspace"].GetUint();
     ReadThroughput(iv["throughput"], &i.throughput);
     if (iv.HasMember("created") && iv["created"].IsNumber()) i.creation_time = iv["created"].GetDouble();
     t->indexes.push_back(std::move(i));
+  }
+  if (d.HasMember("vectorIndexes")) {
+    for (const auto& vv : d["vectorIndexes"].GetArray()) {
+      VectorIndexDefinition v;
+      if (!ReadVectorIndexDefinition(vv, &v)) return false;
+      t->vector_indexes.push_back(std::move(v));
+    }
   }
   t->keyspace = d["keyspace"].GetUint();
   t->creation_time = d["created"].GetDouble();

@@ -10,11 +10,10 @@
 #include <vector>
 
 #include "engine/model/key_schema.h"
+#include "engine/model/projection_type.h"
+#include "engine/model/vector_index_definition.h"
 
 namespace dynapage {
-
-enum class ProjectionType { kAll, kKeysOnly, kInclude };
-const char* ProjectionTypeName(ProjectionType type);
 
 struct ProvisionedThroughput {
   int64_t read_capacity_units = 0;
@@ -32,7 +31,7 @@ struct IndexDefinition {
   std::vector<std::string> non_key_attributes;  // for kInclude
   uint32_t keyspace = 0;
   ProvisionedThroughput throughput;  // GSIs only
-  double creation_time = 0;  // seconds since the epoch, for an index UpdateTable added; 0: made with its table
+  double creation_time = 0;          // seconds since the epoch, for an index UpdateTable added; 0: made with its table
 
   // True if the attribute is kept in this index's entries (index keys, table keys, projected attributes).
   bool Projects(const std::string& attribute, const KeySchema& table_key) const;
@@ -43,6 +42,7 @@ struct TableDefinition {
   std::vector<KeyAttribute> attribute_definitions;
   KeySchema key;
   std::vector<IndexDefinition> indexes;
+  std::vector<VectorIndexDefinition> vector_indexes;  // docs/vector-search.md
   uint32_t keyspace = 0;
   double creation_time = 0;  // seconds since the epoch
   std::string table_id;      // a UUID
@@ -50,7 +50,7 @@ struct TableDefinition {
   bool pay_per_request = false;
   double last_update_to_pay_per_request_time = 0;  // when UpdateTable last switched to PAY_PER_REQUEST; 0: never
   ProvisionedThroughput throughput;
-  std::string ttl_attribute;  // empty when TTL is disabled
+  std::string ttl_attribute;   // empty when TTL is disabled
   int64_t ttl_changed_ms = 0;  // when UpdateTimeToLive last changed the setting (the opt-in cooldown); 0: never
   std::map<std::string, std::string> tags;
   bool deletion_protection = false;
@@ -67,6 +67,8 @@ struct TableDefinition {
 
   // REQUIRES nothing; returns nullptr when there is no index of that name.
   const IndexDefinition* FindIndex(const std::string& index_name) const;
+  // REQUIRES nothing; returns nullptr when there is no vector index of that name.
+  const VectorIndexDefinition* FindVectorIndex(const std::string& index_name) const;
   bool HasGlobalIndexes() const;
   bool HasLocalIndexes() const;
 };

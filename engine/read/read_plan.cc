@@ -140,6 +140,13 @@ Status PrepareRead(const Catalog& catalog, const ReadRequest& r, ReadKind kind,
   if (!plan->table) return Status::NotFound(kResourceNotFound);
   if (r.index_name) {
     plan->index = plan->table->FindIndex(*r.index_name);
+    // A vector index is read only by SearchVectors (docs/vector-search.md).
+    if (!plan->index && plan->table->FindVectorIndex(*r.index_name)) {
+      if (r.consistent_read)
+        return Status::Validation("Consistent reads are not supported on global secondary indexes");
+      return Status::Validation(kind == ReadKind::kQuery ? "Query operation not supported on this index type."
+                                                         : "Scan operation not supported on this index type");
+    }
     if (!plan->index) {
       return Status::Validation("The table does not have the specified index: " + *r.index_name);
     }

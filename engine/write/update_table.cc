@@ -19,8 +19,8 @@ Status ChangeThroughput(const ProvisionedThroughput& requested, bool was_on_dema
   if (new_read == read && new_write == write) {
     return Status::Validation(
         "The provisioned throughput for the table will not change. The requested value equals the current value. "
-        "Current ReadCapacityUnits provisioned for the table: " + std::to_string(read) +
-        ". Requested ReadCapacityUnits: " + std::to_string(new_read) +
+        "Current ReadCapacityUnits provisioned for the table: " +
+        std::to_string(read) + ". Requested ReadCapacityUnits: " + std::to_string(new_read) +
         ". Current WriteCapacityUnits provisioned for the table: " + std::to_string(write) +
         ". Requested WriteCapacityUnits: " + std::to_string(new_write) +
         ". Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.");
@@ -36,11 +36,8 @@ Status ChangeThroughput(const ProvisionedThroughput& requested, bool was_on_dema
 }
 
 // Adds the request's definitions to next's (a known attribute keeps its type), then the index.
-Status CreateIndex(const GlobalIndexUpdate& update, const std::vector<KeyAttribute>& definitions,
-                   TableDefinition* next) {
-  if (next->FindIndex(update.index_name)) {
-    return Status::Validation("Attempting to create an index which already exists");
-  }
+// Adds to next's definitions those of the request that names lists (a known attribute keeps its type).
+Status AddDefinitions(const std::vector<KeyAttribute>& definitions, TableDefinition* next) {
   for (const auto& d : definitions) {
     auto known = std::find_if(next->attribute_definitions.begin(), next->attribute_definitions.end(),
                               [&](const KeyAttribute& k) { return k.name == d.name; });
@@ -51,6 +48,15 @@ Status CreateIndex(const GlobalIndexUpdate& update, const std::vector<KeyAttribu
                                 " from " + AttrTypeName(known->type) + " to " + AttrTypeName(d.type));
     }
   }
+  return Status::OK();
+}
+
+Status CreateIndex(const GlobalIndexUpdate& update, const std::vector<KeyAttribute>& definitions,
+                   TableDefinition* next) {
+  if (IndexNameTaken(*next, update.index_name)) {
+    return Status::Validation("Attempting to create an index which already exists");
+  }
+  DP_RETURN_IF_ERROR(AddDefinitions(definitions, next));
   std::vector<std::string> missing;
   for (const auto& k : update.create.key) {
     bool defined = std::any_of(next->attribute_definitions.begin(), next->attribute_definitions.end(),
@@ -62,10 +68,40 @@ Status CreateIndex(const GlobalIndexUpdate& update, const std::vector<KeyAttribu
   return CheckIndexLimits(*next, true);
 }
 
-// Keeps the definitions that a key schema of the table or of an index still uses.
+// Creates or deletes a vector index (docs/vector-search.md). next's billing mode is the one the request leaves.
+Status ChangeVectorIndex(const VectorIndexUpdate& update, const std::vector<KeyAttribute>& definitions, double now,
+                         TableDefinition* next) {
+  if (!update.create) {
+    auto& list = next->vector_indexes;
+    auto index = std::find_if(list.begin(), list.end(),
+                              [&](const VectorIndexDefinition& v) { return v.name == update.index_name; });
+    if (index == list.end()) {
+      return Status::NotFound("Requested resource not found: Index " + update.index_name + " for table " + next->name);
+    }
+    list.erase(index);
+    return Status::OK();
+  }
+  if (!next->pay_per_request) {
+    return Status::Validation(std::string(kInvalidParameterPrefix) +
+                              "Vector indexes are only supported for PAY_PER_REQUEST tables");
+  }
+  if (IndexNameTaken(*next, update.input.name)) {
+    return Status::Validation("Attempting to create an index which already exists");
+  }
+  DP_RETURN_IF_ERROR(AddDefinitions(definitions, next));
+  DP_RETURN_IF_ERROR(AddVectorIndex(update.input, next));
+  next->vector_indexes.back().creation_time = now;  // backfilling for a transient-status delay
+  return CheckVectorIndexCount(next->vector_indexes.size());
+}
+
+// Keeps the definitions that a key schema of the table or of an index, or a vector index's SearchSchema, still
+// uses.
 void DropUnusedDefinitions(TableDefinition* t) {
   auto unused = [&](const KeyAttribute& a) {
     if (t->key.IsKeyAttribute(a.name)) return false;
+    for (const auto& v : t->vector_indexes) {
+      if (v.FindSearchAttribute(a.name)) return false;
+    }
     return std::none_of(t->indexes.begin(), t->indexes.end(),
                         [&](const IndexDefinition& i) { return i.key.IsKeyAttribute(a.name); });
   };
@@ -117,6 +153,13 @@ Status ApplyUpdate(const UpdateTableRequest& r, double now, const TableDefinitio
     updated.insert(u.index_name);
   }
 
+  if (!on_demand && !current.vector_indexes.empty()) {
+    return Status::Validation(std::string(kInvalidParameterPrefix) +
+                              "Tables with vector indexes must be in PAY_PER_REQUEST mode");
+  }
+  for (const auto& u : r.vector_index_updates)
+    DP_RETURN_IF_ERROR(ChangeVectorIndex(u, r.attribute_definitions, now, next));
+
   if (was_on_demand && !on_demand) {
     // A table created PAY_PER_REQUEST has been so since its creation.
     if (next->last_update_to_pay_per_request_time == 0)
@@ -159,8 +202,8 @@ Status UpdateTable(WritePath& write_path, const RequestContext& ctx, const Updat
                    TableDescription* out) {
   const double now = ctx.clock->NowSeconds();
   TableDescription before;
-  DP_RETURN_IF_ERROR(write_path.ChangeTable(ctx, 
-      request.table_name,
+  DP_RETURN_IF_ERROR(write_path.ChangeTable(
+      ctx, request.table_name,
       [&](const TableDefinition& current, TableDefinition* next) { return ApplyUpdate(request, now, current, next); },
       &before, out));
   // The answer still lists a deleted index, as DELETING, with its last figures.
@@ -170,6 +213,17 @@ Status UpdateTable(WritePath& write_path, const RequestContext& ctx, const Updat
     shown->indexes.push_back(index);
     out->index_stats[index.name] = before.index_stats[index.name];
     out->index_status[index.name] = "DELETING";
+  }
+  // A vector index: created, the table answers UPDATING and the index CREATING; deleted, DELETING.
+  for (const auto& u : request.vector_index_updates) {
+    if (u.create) {
+      out->status = "UPDATING";
+      out->index_status[u.input.name] = "CREATING";
+      out->index_backfilling[u.input.name] = false;
+    } else if (const VectorIndexDefinition* gone = before.definition->FindVectorIndex(u.index_name)) {
+      shown->vector_indexes.push_back(*gone);
+      out->index_status[u.index_name] = "DELETING";
+    }
   }
   out->definition = shown;
   return Status::OK();

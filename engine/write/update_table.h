@@ -4,7 +4,9 @@
 //
 // The server checks what needs only the request (constraints, at least one change, one action per index, at
 // most one Create or Delete); UpdateTable makes the checks that need the table, with DynamoDB's messages, under
-// the writer lock, and applies all of the request or none of it. An index created here is complete (ACTIVE)
+// the writer lock, and applies all of the request or none of it. A vector index created here is built before
+// UpdateTable returns (the answer shows the table UPDATING and the index CREATING, as DynamoDB's does); a deleted
+// one is shown DELETING. An index created here is complete (ACTIVE)
 // when UpdateTable returns; a deleted one is gone, and the answer still lists it, as DELETING. The table is
 // ACTIVE throughout.
 
@@ -17,6 +19,7 @@
 
 #include "engine/base/request_context.h"
 #include "engine/catalog/index_schema.h"
+#include "engine/catalog/vector_index_schema.h"
 #include "engine/write/write_path.h"
 
 namespace dynapage {
@@ -28,8 +31,15 @@ struct GlobalIndexUpdate {
   enum class Action { kCreate, kUpdate, kDelete };
   Action action = Action::kCreate;
   std::string index_name;
-  SecondaryIndexInput create;                    // kCreate (global)
+  SecondaryIndexInput create;                       // kCreate (global)
   std::optional<ProvisionedThroughput> throughput;  // kUpdate
+};
+
+// One VectorIndexUpdates element: a Create or a Delete (the server checked there is exactly one).
+struct VectorIndexUpdate {
+  bool create = false;
+  VectorIndexInput input;  // create
+  std::string index_name;  // delete
 };
 
 struct UpdateTableRequest {
@@ -38,6 +48,7 @@ struct UpdateTableRequest {
   std::optional<bool> pay_per_request;              // BillingMode
   std::optional<ProvisionedThroughput> throughput;
   std::vector<GlobalIndexUpdate> index_updates;
+  std::vector<VectorIndexUpdate> vector_index_updates;
   std::optional<bool> deletion_protection;
   // StreamSpecification: StreamEnabled, and the StreamViewType that enabling requires (the server checks that).
   std::optional<bool> stream_enabled;

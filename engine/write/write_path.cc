@@ -13,6 +13,7 @@
 #include "engine/storage/key_codec.h"
 #include "engine/storage/stored_item.h"
 #include "engine/storage/table_items.h"
+#include "engine/vector/vector_item.h"
 #include "engine/write/stream_records.h"
 
 namespace dynapage {
@@ -104,6 +105,7 @@ Status WritePath::CreateTable(const RequestContext& ctx, TableDefinition definit
   catalog_->PutDefinition(*table, &batch);
   DP_RETURN_IF_ERROR(storage_->Write(&batch));
   if (stream) catalog_->mutable_streams().SetStream(*stream);
+  DP_RETURN_IF_ERROR(SyncVectorIndexes(nullptr, *table));
   catalog_->SetTable(table);
   out->definition = table;
   out->status = "ACTIVE";
@@ -134,6 +136,10 @@ Status WritePath::DeleteTable(const RequestContext& ctx, const std::string& name
   if (closed) catalog_->mutable_streams().SetStream(*closed);
   for (uint32_t keyspace : keyspaces) {
     Reclaim(keyspace, reclaim_policy_.OnKeyspaceDropped(keyspace, catalog_->StatsOf(keyspace)));
+  }
+  {
+    std::unique_lock<std::shared_mutex> vector_lock(vectors_->mutex());
+    vectors_->DropMissing(table.keyspace, nullptr);
   }
   catalog_->RemoveTable(name);
   catalog_->RemoveStats(keyspaces);
@@ -196,10 +202,33 @@ Status WritePath::ChangeTable(const RequestContext& ctx, const std::string& name
   for (uint32_t keyspace : dropped) {
     Reclaim(keyspace, reclaim_policy_.OnKeyspaceDropped(keyspace, catalog_->StatsOf(keyspace)));
   }
+  DP_RETURN_IF_ERROR(SyncVectorIndexes(&current, next));
   catalog_->SetTable(std::make_shared<const TableDefinition>(std::move(next)));
   catalog_->RemoveStats(dropped);
   catalog_->SetStats(added_stats);
   return catalog_->DescribeTable(name, after);
+}
+
+Status WritePath::SyncVectorIndexes(const TableDefinition* before, const TableDefinition& table) {
+  std::unique_lock<std::shared_mutex> vector_lock(vectors_->mutex());
+  vectors_->DropMissing(table.keyspace, &table);
+  for (const auto& index : table.vector_indexes) {
+    if (before && before->FindVectorIndex(index.name)) continue;
+    DP_RETURN_IF_ERROR(vectors_->Build(*storage_, table, index));  // the backfill: invalid items are left out
+  }
+  return Status::OK();
+}
+
+Status WritePath::LoadVectorIndexes() {
+  std::lock_guard<std::mutex> write_lock(write_mutex_);
+  std::vector<std::string> names;
+  bool more = false;
+  catalog_->ListTables("", SIZE_MAX, &names, &more);
+  for (const auto& name : names) {
+    auto table = catalog_->FindTable(name);
+    if (table && !table->vector_indexes.empty()) DP_RETURN_IF_ERROR(SyncVectorIndexes(nullptr, *table));
+  }
+  return Status::OK();
 }
 
 void WritePath::AddIndexEntries(const TableDefinition& table, const AttributeMap* old_item,
@@ -294,7 +323,8 @@ Status WritePath::ApplyWrites(const RequestContext& ctx, std::vector<ItemWrite>*
     w.new_size = 0;
     // A request's item put as it is needs of the item it replaces only the size, unless index entries change.
     // So does one on a table with a stream (whose records compare the items and carry their images).
-    const bool needs_attribute_maps = !w.wire_put || !current[i]->indexes.empty() || current[i]->stream_id != 0;
+    const bool needs_attribute_maps = !w.wire_put || !current[i]->indexes.empty() || current[i]->stream_id != 0 ||
+                                      !current[i]->vector_indexes.empty();
     Status s;
     if (found[i] && needs_attribute_maps) {
       AttributeMap old_item;
@@ -307,6 +337,8 @@ Status WritePath::ApplyWrites(const RequestContext& ctx, std::vector<ItemWrite>*
     }
     if (s.ok() && w.mutate) s = w.mutate(w.old_item ? &*w.old_item : nullptr, &w.new_item);
     if (s.ok() && w.wire_put && needs_attribute_maps) w.new_item = w.wire_put->ToAttributeMap();
+    // A vector index refuses a malformed vector or SearchSchema value, and so the whole call (docs/vector-search.md).
+    if (s.ok() && w.new_item) s = CheckVectorIndexValues(*current[i], *w.new_item);
     if (!s.ok()) {
       (*statuses)[i] = s;
       if (all_ok) first_error = s;
@@ -353,7 +385,21 @@ Status WritePath::ApplyWrites(const RequestContext& ctx, std::vector<ItemWrite>*
     updated[keyspace] = stats;
     catalog_->PutStats(keyspace, stats, &batch);
   }
+  // Searches see the vector indexes and the items they read back change together.
+  std::unique_lock<std::shared_mutex> vector_lock(vectors_->mutex(), std::defer_lock);
+  const bool vector_writes =
+      std::any_of(current.begin(), current.end(), [](const auto& t) { return !t->vector_indexes.empty(); });
+  if (vector_writes) vector_lock.lock();
   DP_RETURN_IF_ERROR(storage_->Write(&batch));
+  if (vector_writes) {
+    for (size_t i = 0; i < writes->size(); i++) {
+      const ItemWrite& w = (*writes)[i];
+      if (current[i]->vector_indexes.empty()) continue;
+      vectors_->Apply(*current[i], w.storage_key, w.old_item ? &*w.old_item : nullptr,
+                      w.new_item ? &*w.new_item : nullptr);
+    }
+    vector_lock.unlock();
+  }
   catalog_->SetStats(updated);
   for (const auto& [keyspace, stats] : updated) {
     const int64_t change = deltas[keyspace].size_bytes;

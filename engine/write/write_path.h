@@ -32,6 +32,7 @@
 #include "engine/model/table_definition.h"
 #include "engine/model/wire_item.h"
 #include "engine/storage/storage.h"
+#include "engine/vector/vector_store.h"
 #include "engine/write/client_token_cache.h"
 #include "engine/write/space_reclaim_policy.h"
 
@@ -68,13 +69,20 @@ struct ItemWrite {
 
 class WritePath {
  public:
-  // REQUIRES: storage and catalog outlive the write path; catalog is storage's, loaded.
-  WritePath(Storage* storage, Catalog* catalog) : storage_(storage), catalog_(catalog) {}
+  // REQUIRES: storage, catalog and vectors outlive the write path; catalog is storage's, loaded. Call
+  // LoadVectorIndexes before the first write.
+  WritePath(Storage* storage, Catalog* catalog, VectorStore* vectors)
+      : storage_(storage), catalog_(catalog), vectors_(vectors) {}
   WritePath(const WritePath&) = delete;
   WritePath& operator=(const WritePath&) = delete;
 
   const Catalog& catalog() const { return *catalog_; }
   const Storage& storage() const { return *storage_; }
+  // The vector indexes' in-memory entries (engine/vector/vector_store.h), which this write path keeps current.
+  const VectorStore& vectors() const { return *vectors_; }
+
+  // Builds every vector index of the catalog's tables from their items (a namespace being opened).
+  Status LoadVectorIndexes();
 
   // TransactWriteItems' ClientRequestTokens (engine/write/transactions.h).
   ClientTokenCache& client_tokens() { return client_tokens_; }
@@ -128,8 +136,12 @@ class WritePath {
   // Asks storage to give back what was deleted from keyspace, as the reclaim policy decided.
   void Reclaim(uint32_t keyspace, SpaceReclaimPolicy::Action action);
 
+  // Builds table's vector indexes that before lacks, and forgets those table lacks. REQUIRES: the writer lock.
+  Status SyncVectorIndexes(const TableDefinition* before, const TableDefinition& table);
+
   Storage* storage_;
   Catalog* catalog_;
+  VectorStore* vectors_;
   // Serialises all writes (items and catalog).
   std::mutex write_mutex_;
   ClientTokenCache client_tokens_;

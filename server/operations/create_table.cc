@@ -1,6 +1,7 @@
 // CreateTable: declares a table (hash or hash+range key) with its LSIs and GSIs; ACTIVE at once.
 
 #include "engine/catalog/index_schema.h"
+#include "engine/catalog/vector_index_schema.h"
 
 #include "engine/base/messages.h"
 #include "engine/write/tags.h"
@@ -11,6 +12,7 @@
 #include "server/protocol/table_description_json.h"
 #include "server/protocol/table_schema_reader.h"
 #include "server/protocol/tag_list_reader.h"
+#include "server/protocol/vector_index_reader.h"
 
 namespace dynapage {
 
@@ -48,6 +50,15 @@ Status HandleCreateTable(OperationContext& ctx) {
       ReadIndexes(r, "LocalSecondaryIndexes", "localSecondaryIndexes", false, &lsis, &lsis_present, &errors));
   DP_RETURN_IF_ERROR(
       ReadIndexes(r, "GlobalSecondaryIndexes", "globalSecondaryIndexes", true, &gsis, &gsis_present, &errors));
+  std::vector<const rapidjson::Value*> vector_elements;
+  bool vectors_present = false;
+  DP_RETURN_IF_ERROR(ReadStructList(r, "VectorIndexes", &vector_elements, &vectors_present));
+  std::vector<VectorIndexInput> vector_indexes(vector_elements.size());
+  for (size_t i = 0; i < vector_elements.size(); i++) {
+    DP_RETURN_IF_ERROR(ReadVectorIndex(RequestReader(*vector_elements[i]),
+                                       "vectorIndexes." + std::to_string(i + 1) + ".member", &vector_indexes[i],
+                                       &errors));
+  }
   std::optional<ProvisionedThroughput> throughput;
   DP_RETURN_IF_ERROR(ReadThroughput(r, "provisionedThroughput", &throughput, &errors));
   std::optional<bool> deletion_protection;
@@ -93,10 +104,17 @@ Status HandleCreateTable(OperationContext& ctx) {
                                 (global ? "GlobalSecondaryIndexes" : "LocalSecondaryIndexes") + " is empty");
     }
   }
-  bool has_index_lists = lsis_present || gsis_present;
+  if (vectors_present && vector_indexes.empty()) {
+    return Status::Validation(std::string(kInvalidParameterPrefix) + "List of VectorIndexes is empty");
+  }
+  for (const auto& input : vector_indexes) {
+    DP_RETURN_IF_ERROR(CheckVectorAttributeUndefined(input.vector_attribute, defs));
+  }
+  bool has_index_lists = lsis_present || gsis_present || vectors_present;
   std::vector<SecondaryIndexInput> all_indexes = lsis;
   all_indexes.insert(all_indexes.end(), gsis.begin(), gsis.end());
-  DP_RETURN_IF_ERROR(CheckAttributeDefinitions(key, all_indexes, has_index_lists, defs));
+  DP_RETURN_IF_ERROR(
+      CheckAttributeDefinitions(key, all_indexes, has_index_lists, defs, SearchSchemaNames(vector_indexes)));
   TableDefinition table;
   DP_RETURN_IF_ERROR(CheckKeySchemaShape(key, defs, &table.key));
   if (!has_index_lists && defs.size() != key.size()) {
@@ -117,10 +135,14 @@ Status HandleCreateTable(OperationContext& ctx) {
     for (const auto& input : global ? gsis : lsis) DP_RETURN_IF_ERROR(AddSecondaryIndex(input, &table));
     DP_RETURN_IF_ERROR(CheckIndexLimits(table, global));
   }
+  DP_RETURN_IF_ERROR(CheckVectorIndexCount(vector_indexes.size()));
+  for (const auto& input : vector_indexes) DP_RETURN_IF_ERROR(AddVectorIndex(input, &table));
 
   TableDescription description;
   DP_RETURN_IF_ERROR(ctx.db.writes().CreateTable(ctx.context, std::move(table), &description));
   ApplyTransientStatus(ctx.context, &description);
+  // Vector indexes made with the table answer CREATING, without Backfilling (docs/vector-search.md).
+  for (const auto& index : description.definition->vector_indexes) description.index_status[index.name] = "CREATING";
   WriteTableDescriptionResponse("TableDescription", description, &ctx.response);
   return Status::OK();
 }

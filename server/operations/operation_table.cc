@@ -35,6 +35,7 @@ const OperationEntry kOperations[] = {
     {"PutItem", HandlePutItem},
     {"Query", HandleQuery},
     {"Scan", HandleScan},
+    {"SearchVectors", HandleSearchVectors},
     {"TagResource", HandleTagResource},
     {"TransactGetItems", HandleTransactGetItems},
     {"TransactWriteItems", HandleTransactWriteItems},

@@ -36,6 +36,7 @@ Status HandleBatchWriteItem(OperationContext& ctx);
 Status HandleBatchGetItem(OperationContext& ctx);
 Status HandleQuery(OperationContext& ctx);
 Status HandleScan(OperationContext& ctx);
+Status HandleSearchVectors(OperationContext& ctx);
 Status HandleUpdateItem(OperationContext& ctx);
 Status HandleTransactWriteItems(OperationContext& ctx);
 Status HandleTransactGetItems(OperationContext& ctx);

@@ -13,6 +13,7 @@
 #include "server/protocol/stream_specification_reader.h"
 #include "server/protocol/table_description_json.h"
 #include "server/protocol/table_schema_reader.h"
+#include "server/protocol/vector_index_reader.h"
 
 namespace dynapage {
 
@@ -62,6 +63,25 @@ Status ReadIndexUpdate(const RequestReader& r, const std::string& path, GlobalIn
   return Status::OK();
 }
 
+// One VectorIndexUpdates element: a Create or a Delete, checked for exactly one after the constraints.
+Status ReadVectorIndexUpdate(const RequestReader& r, const std::string& path, VectorIndexUpdate* out, int* actions,
+                             ConstraintErrors* errors) {
+  const rapidjson::Value *create = nullptr, *del = nullptr;
+  DP_RETURN_IF_ERROR(GetStructure(r, "Create", &create));
+  DP_RETURN_IF_ERROR(GetStructure(r, "Delete", &del));
+  *actions = (create != nullptr) + (del != nullptr);
+  if (create) {
+    out->create = true;
+    DP_RETURN_IF_ERROR(ReadVectorIndex(RequestReader(*create), path + ".create", &out->input, errors));
+  } else if (del) {
+    std::optional<std::string> name;
+    DP_RETURN_IF_ERROR(RequestReader(*del).GetString("IndexName", &name));
+    errors->CheckTableName(name, path + ".delete.indexName");
+    out->index_name = name.value_or("");
+  }
+  return Status::OK();
+}
+
 Status CheckUnits(const std::optional<ProvisionedThroughput>& t) {
   if (!t) return Status::OK();
   for (auto [units, what] : {std::make_pair(t->read_capacity_units, "ReadCapacityUnits"),
@@ -99,13 +119,26 @@ Status HandleUpdateTable(OperationContext& ctx) {
     some_update_empty |= empty;
     if (!empty) request.index_updates.push_back(std::move(update));
   }
+  std::vector<const rapidjson::Value*> vector_updates;
+  bool vector_updates_present = false;
+  DP_RETURN_IF_ERROR(ReadStructList(r, "VectorIndexUpdates", &vector_updates, &vector_updates_present));
+  int vector_actions_wrong = -1;  // the number of actions of the first element without exactly one, if any
+  for (size_t i = 0; i < vector_updates.size(); i++) {
+    VectorIndexUpdate update;
+    int actions = 0;
+    std::string path = "vectorIndexUpdates." + std::to_string(i + 1) + ".member";
+    DP_RETURN_IF_ERROR(ReadVectorIndexUpdate(RequestReader(*vector_updates[i]), path, &update, &actions, &errors));
+    if (actions != 1 && vector_actions_wrong < 0) vector_actions_wrong = actions;
+    request.vector_index_updates.push_back(std::move(update));
+  }
   errors.CheckEnum(billing_mode, "billingMode", {"PROVISIONED", "PAY_PER_REQUEST"});
   errors.CheckTableNameOrArn(table_name, "tableName");
   CheckModelConstraints("UpdateTable", ctx.request, &errors);
   DP_RETURN_IF_ERROR(errors.ToStatus());
   if (!defs_valid) return Status::Validation("Invalid AttributeDefinitions");
 
-  if (!request.throughput && !billing_mode && updates.empty() && !request.deletion_protection && !stream.present) {
+  if (!request.throughput && !billing_mode && updates.empty() && vector_updates.empty() &&
+      !request.deletion_protection && !stream.present) {
     return Status::Validation(
         "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or "
         "SSESpecification or ReplicaUpdates is required");
@@ -125,7 +158,15 @@ Status HandleUpdateTable(OperationContext& ctx) {
                               "One of GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, "
                               "GlobalSecondaryIndexUpdate.Delete must not be null");
   }
-  size_t creates_and_deletes = 0;
+  if (vector_actions_wrong > 1) {
+    return Status::Validation(std::string(kInvalidParameterPrefix) +
+                              "Only one vector index action is allowed per VectorIndexUpdate object");
+  }
+  if (vector_actions_wrong == 0) {
+    return Status::Validation(std::string(kInvalidParameterPrefix) +
+                              "One of VectorIndexUpdate.Create, VectorIndexUpdate.Delete must not be null");
+  }
+  size_t creates_and_deletes = request.vector_index_updates.size();
   for (size_t i = 0; i < request.index_updates.size(); i++) {
     const GlobalIndexUpdate& u = request.index_updates[i];
     for (size_t j = 0; j < i; j++) {

@@ -80,7 +80,78 @@ void ApplyTransientStatus(const RequestContext& ctx, TableDescription* descripti
       description->index_status.emplace(index.name, "CREATING");
     }
   }
+  // A vector index made with its table is CREATING with it; one UpdateTable added is backfilling for the delay.
+  for (const auto& index : description->definition->vector_indexes) {
+    if (new_table) {
+      description->index_status.emplace(index.name, "CREATING");
+    } else if (index.creation_time > 0 && young(index.creation_time)) {
+      description->index_status.emplace(index.name, "CREATING");
+      description->index_backfilling.emplace(index.name, true);
+    }
+  }
 }
+
+namespace {
+void WriteVectorIndexes(const TableDescription& d, JsonWriter* w) {
+  const TableDefinition& t = *d.definition;
+  if (t.vector_indexes.empty()) return;
+  w->Key("VectorIndexes");
+  w->StartArray();
+  for (const auto& index : t.vector_indexes) {
+    w->StartObject();
+    w->Key("IndexName");
+    w->String(index.name);
+    w->Key("SearchSchema");
+    w->StartArray();
+    for (const auto& e : index.search_schema) {
+      w->StartObject();
+      w->Key("AttributeName");
+      w->String(e.attribute.name);
+      w->Key("SearchSchemaElementType");
+      w->String(e.hash ? "HASH" : "INLINE_FILTER");
+      w->EndObject();
+    }
+    w->EndArray();
+    w->Key("Projection");
+    w->StartObject();
+    w->Key("ProjectionType");
+    w->String(ProjectionTypeName(index.projection));
+    if (index.projection == ProjectionType::kInclude) {
+      w->Key("NonKeyAttributes");
+      w->StartArray();
+      for (const auto& n : index.non_key_attributes) w->String(n);
+      w->EndArray();
+    }
+    w->EndObject();
+    w->Key("VectorAttribute");
+    w->StartObject();
+    w->Key("AttributeName");
+    w->String(index.vector_attribute);
+    w->EndObject();
+    w->Key("Dimensions");
+    w->Uint(index.dimensions);
+    w->Key("DistanceFunction");
+    w->String(DistanceFunctionName(index.distance));
+    auto status = d.index_status.find(index.name);
+    w->Key("IndexStatus");
+    w->String(status != d.index_status.end() ? status->second : d.status == "DELETING" ? "DELETING" : "ACTIVE");
+    auto backfilling = d.index_backfilling.find(index.name);
+    if (backfilling != d.index_backfilling.end()) {
+      w->Key("Backfilling");
+      w->Bool(backfilling->second);
+    }
+    auto stats = d.index_stats.find(index.name);
+    w->Key("IndexSizeBytes");
+    w->Int64(stats == d.index_stats.end() ? 0 : stats->second.size_bytes);
+    w->Key("ItemCount");
+    w->Int64(stats == d.index_stats.end() ? 0 : stats->second.item_count);
+    w->Key("IndexArn");
+    w->String(t.arn + "/index/" + index.name);
+    w->EndObject();
+  }
+  w->EndArray();
+}
+}  // namespace
 
 void WriteTableDescription(const TableDescription& d, JsonWriter* w) {
   const TableDefinition& t = *d.definition;
@@ -148,6 +219,7 @@ void WriteTableDescription(const TableDescription& d, JsonWriter* w) {
     }
     w->EndArray();
   }
+  WriteVectorIndexes(d, w);
   if (!t.stream_view_type.empty()) {
     w->Key("StreamSpecification");
     w->StartObject();

@@ -60,13 +60,16 @@ Status ReadKeySchema(const RequestReader& r, const char* member, const std::stri
     DP_RETURN_IF_ERROR(e.GetString("AttributeName", &name));
     DP_RETURN_IF_ERROR(e.GetString("KeyType", &type));
     std::string p = path + "." + std::to_string(i + 1) + ".member.";
-    if (!name) errors->AddNull(p + "attributeName");
+    if (!name)
+      errors->AddNull(p + "attributeName");
     else if (name->empty())
       errors->Add(*name, p + "attributeName", "Member must have length greater than or equal to 1");
     else if (name->size() > 255)
       errors->Add(*name, p + "attributeName", "Member must have length less than or equal to 255");
-    if (!type) errors->AddNull(p + "keyType");
-    else errors->CheckEnum(type, p + "keyType", {"HASH", "RANGE"});
+    if (!type)
+      errors->AddNull(p + "keyType");
+    else
+      errors->CheckEnum(type, p + "keyType", {"HASH", "RANGE"});
     out->push_back(KeyElementInput{name.value_or(""), type.value_or("")});
   }
   if (*present && (out->empty() || (at_most_two && out->size() > 2))) {
@@ -103,29 +106,22 @@ Status ReadThroughput(const RequestReader& r, const std::string& path, std::opti
   return Status::OK();
 }
 
-Status ReadSecondaryIndex(const RequestReader& r, const std::string& path, bool global, SecondaryIndexInput* out,
-                          ConstraintErrors* errors) {
-  *out = SecondaryIndexInput();
-  out->global = global;
-  std::optional<std::string> name;
-  DP_RETURN_IF_ERROR(r.GetString("IndexName", &name));
-  out->name = name.value_or("");
-  bool key_present = false;
-  DP_RETURN_IF_ERROR(ReadKeySchema(r, "KeySchema", path + ".keySchema", &out->key, &key_present, errors, !global));
+Status ReadProjection(const RequestReader& r, const std::string& path, std::optional<std::string>* projection_type,
+                      std::optional<std::vector<std::string>>* non_key_attributes, ConstraintErrors* errors) {
   const rapidjson::Value* projection = r.Get("Projection");
   if (projection) {
     if (!projection->IsObject()) return StructureTypeError(*projection);
     RequestReader pr(*projection);
-    DP_RETURN_IF_ERROR(pr.GetString("ProjectionType", &out->projection_type));
-    DP_RETURN_IF_ERROR(pr.GetStringList("NonKeyAttributes", &out->non_key_attributes));
-    errors->CheckEnum(out->projection_type, path + ".projection.projectionType", {"ALL", "INCLUDE", "KEYS_ONLY"});
-    if (out->non_key_attributes && out->non_key_attributes->empty()) {
+    DP_RETURN_IF_ERROR(pr.GetString("ProjectionType", projection_type));
+    DP_RETURN_IF_ERROR(pr.GetStringList("NonKeyAttributes", non_key_attributes));
+    errors->CheckEnum(*projection_type, path + ".projection.projectionType", {"ALL", "INCLUDE", "KEYS_ONLY"});
+    if (*non_key_attributes && (*non_key_attributes)->empty()) {
       errors->Add("[]", path + ".projection.nonKeyAttributes", "Member must have length greater than or equal to 1");
     }
-    if (out->non_key_attributes) {
+    if (*non_key_attributes) {
       bool too_long = false;
       std::string value = "[";
-      for (const std::string& n : *out->non_key_attributes) {
+      for (const std::string& n : **non_key_attributes) {
         too_long |= n.empty() || n.size() > 255;
         value += (value.size() > 1 ? ", " : "") + n;
       }
@@ -138,6 +134,19 @@ Status ReadSecondaryIndex(const RequestReader& r, const std::string& path, bool 
   } else {
     errors->AddNull(path + ".projection");
   }
+  return Status::OK();
+}
+
+Status ReadSecondaryIndex(const RequestReader& r, const std::string& path, bool global, SecondaryIndexInput* out,
+                          ConstraintErrors* errors) {
+  *out = SecondaryIndexInput();
+  out->global = global;
+  std::optional<std::string> name;
+  DP_RETURN_IF_ERROR(r.GetString("IndexName", &name));
+  out->name = name.value_or("");
+  bool key_present = false;
+  DP_RETURN_IF_ERROR(ReadKeySchema(r, "KeySchema", path + ".keySchema", &out->key, &key_present, errors, !global));
+  DP_RETURN_IF_ERROR(ReadProjection(r, path, &out->projection_type, &out->non_key_attributes, errors));
   if (global) DP_RETURN_IF_ERROR(ReadThroughput(r, path + ".provisionedThroughput", &out->throughput, errors));
   if (!key_present) errors->AddNull(path + ".keySchema");
   errors->CheckTableName(name, path + ".indexName");

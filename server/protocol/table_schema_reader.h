@@ -41,6 +41,10 @@ Status ReadKeySchema(const RequestReader& r, const char* member, const std::stri
 Status ReadThroughput(const RequestReader& r, const std::string& path, std::optional<ProvisionedThroughput>* out,
                       ConstraintErrors* errors);
 
+// The Projection member of an index at path: ProjectionType and NonKeyAttributes as sent, with their constraints.
+Status ReadProjection(const RequestReader& r, const std::string& path, std::optional<std::string>* projection_type,
+                      std::optional<std::vector<std::string>>* non_key_attributes, ConstraintErrors* errors);
+
 // One index structure at path ("localSecondaryIndexes.1.member"): IndexName, KeySchema, Projection and, for a
 // GSI, ProvisionedThroughput.
 Status ReadSecondaryIndex(const RequestReader& r, const std::string& path, bool global, SecondaryIndexInput* out,

@@ -750,9 +750,9 @@ TEST(AdminApi, ErrorsAreJsonAndClear) {
        "unknown operation 'Qurey' in 'operation' (one of: BatchExecuteStatement, BatchGetItem, BatchWriteItem, "
        "CreateTable, DeleteItem, DeleteTable, DescribeContinuousBackups, DescribeEndpoints, DescribeLimits, "
        "DescribeTable, DescribeTimeToLive, ExecuteStatement, ExecuteTransaction, GetItem, ListTables, "
-       "ListTagsOfResource, PutItem, Query, Scan, TagResource, TransactGetItems, TransactWriteItems, UntagResource, "
-       "UpdateContinuousBackups, UpdateItem, UpdateTable, UpdateTimeToLive, DescribeStream, GetRecords, "
-       "GetShardIterator, ListStreams)"},
+       "ListTagsOfResource, PutItem, Query, Scan, SearchVectors, TagResource, TransactGetItems, TransactWriteItems, "
+       "UntagResource, UpdateContinuousBackups, UpdateItem, UpdateTable, UpdateTimeToLive, DescribeStream, "
+       "GetRecords, GetShardIterator, ListStreams)"},
       {"POST", "/_dynapage/faults", R"({"error":"ThrottlingException","drop_connection":true})", 400, "BadRequest",
        "'error' and 'drop_connection' cannot be combined: a dropped connection answers nothing"},
       {"POST", "/_dynapage/faults", R"({"operation":"BatchWriteItem","unprocessed":0.5,"error":"ThrottlingException"})",
