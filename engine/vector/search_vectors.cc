@@ -93,7 +93,7 @@ Status CheckExpressionSyntax(const SearchVectorsRequest& r, std::unique_ptr<Cond
     DP_RETURN_IF_ERROR(ParseCondition(*r.search_condition_expression, "SearchConditionExpression", &attrs, condition));
   }
   if (r.projection_expression) DP_RETURN_IF_ERROR(ParseProjection(*r.projection_expression, &attrs, projection));
-  return attrs.CheckAllUsed(false);
+  return attrs.CheckAllUsed();
 }
 
 // The search vector as floats: every element an N within the float range, else DynamoDB's one message.
