@@ -5,6 +5,7 @@
 #include "engine/model/attribute_value.h"
 #include "engine/model/table_definition.h"
 #include "engine/storage/item_key.h"
+#include "engine/storage/vector_item.h"
 
 namespace dynapage {
 
@@ -25,6 +26,18 @@ ConsumedCapacity WriteCapacity(const TableDefinition& table, const AttributeMap*
     if (had && has && old_key == new_key) units = WriteUnits(ItemSize(ProjectForIndex(table, index, *new_item)));
     (index.global ? c.global_index_units : c.local_index_units)[index.name] = units;
   }
+  for (const auto& index : table.vector_indexes) {
+    VectorEntryValues old_entry, new_entry;
+    bool had = old_item && VectorEntryOf(table, index, *old_item, &old_entry);
+    bool has = new_item && VectorEntryOf(table, index, *new_item, &new_entry);
+    if (!had && !has) continue;
+    if (had && has && old_entry.vector == new_entry.vector && old_entry.bucket == new_entry.bucket &&
+        ProjectForVectorIndex(table, index, *old_item) == ProjectForVectorIndex(table, index, *new_item)) {
+      continue;  // the stored entry is unchanged: nothing is written to the index
+    }
+    c.vector_write_bytes[index.name] =
+        static_cast<double>(std::max(had ? old_entry.entry_bytes : 0, has ? new_entry.entry_bytes : 0));
+  }
   return c;
 }
 
@@ -44,6 +57,7 @@ void AddCapacity(const ConsumedCapacity& c, double factor, std::vector<ConsumedC
   sum->unattributed_units += factor * c.unattributed_units;
   for (const auto& [name, units] : c.global_index_units) sum->global_index_units[name] += factor * units;
   for (const auto& [name, units] : c.local_index_units) sum->local_index_units[name] += factor * units;
+  for (const auto& [name, bytes] : c.vector_write_bytes) sum->vector_write_bytes[name] += bytes;
 }
 
 }  // namespace dynapage

@@ -18,6 +18,9 @@ struct ConsumedCapacity {
   double table_units = 0;
   std::map<std::string, double> global_index_units;
   std::map<std::string, double> local_index_units;
+  // Writes only: VectorWriteRequestBytes per vector index whose entry the write changed (docs/vector-search.md,
+  // "Capacity"). Not units: never in total(), and shown only under INDEXES.
+  std::map<std::string, double> vector_write_bytes;
   bool is_read = true;
   // Units in the total but on no arm: a BatchExecuteStatement write that failed its condition (docs/partiql.md).
   double unattributed_units = 0;
@@ -47,7 +50,8 @@ struct TableDefinition;
 class AttributeValue;
 
 // The write capacity of replacing old_item by new_item (either may be null) in table: the table's units from
-// the larger of the two, and each index whose entry is written or removed. The items' sizes come from the
+// the larger of the two, each index whose entry is written or removed, and the bytes of each vector index whose
+// entry changed (the larger of the old and the new entry's write-formula size). The items' sizes come from the
 // caller, which has them already (ItemWrite). REQUIRES: old_size == ItemSize(*old_item), 0 without old_item;
 // the same for new_size.
 ConsumedCapacity WriteCapacity(const TableDefinition& table,
@@ -55,7 +59,8 @@ ConsumedCapacity WriteCapacity(const TableDefinition& table,
                                const std::map<std::string, AttributeValue>* new_item, uint64_t new_size);
 
 // Adds factor × c into the entry of c's table in *by_table (appending one for a table not yet there), for the
-// per-table lists of BatchWriteItem and the transactions (factor 2).
+// per-table lists of BatchWriteItem and the transactions (factor 2). Vector bytes are summed once, whatever the
+// factor: a transaction does not double them.
 void AddCapacity(const ConsumedCapacity& c, double factor, std::vector<ConsumedCapacity>* by_table);
 
 }  // namespace dynapage

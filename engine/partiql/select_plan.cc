@@ -92,6 +92,9 @@ Status CheckIndex(const TableDefinition& table, const PartiqlStatement& s, const
                   const IndexDefinition** index) {
   *index = table.FindIndex(*s.index);
   const IndexDefinition* found = *index;
+  if (!found && table.FindVectorIndex(*s.index)) {
+    return Status::Validation("Scan operation not supported on this index type");  // as Scan names it
+  }
   if (!found) return Status::Validation("The table does not have the specified index");
   if (found->global && request.consistent_read) {
     return Status::Validation("Strongly consistent read is not supported on Global Secondary Indexes");

@@ -1,6 +1,6 @@
 #include "engine/vector/search_condition.h"
 
-#include "engine/vector/vector_item.h"
+#include "engine/storage/vector_item.h"
 
 namespace dynapage {
 

@@ -23,7 +23,7 @@
 #include "engine/base/status.h"
 #include "engine/model/table_definition.h"
 #include "engine/storage/storage.h"
-#include "engine/vector/vector_item.h"
+#include "engine/storage/vector_item.h"
 
 namespace dynapage {
 

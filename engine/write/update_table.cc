@@ -51,11 +51,32 @@ Status AddDefinitions(const std::vector<KeyAttribute>& definitions, TableDefinit
   return Status::OK();
 }
 
+// A key attribute of a new GSI that is a vector index's vector attribute (an L of numbers, never a key type).
+Status CheckKeyNotVector(const std::vector<KeyElementInput>& key, const std::vector<KeyAttribute>& definitions,
+                         const TableDefinition& table) {
+  for (const auto& k : key) {
+    auto defined =
+        std::find_if(definitions.begin(), definitions.end(), [&](const KeyAttribute& a) { return a.name == k.name; });
+    if (defined == definitions.end()) continue;  // undefined: the missing-definition message
+    for (const auto& v : table.vector_indexes) {
+      if (v.vector_attribute != k.name) continue;
+      return Status::Validation(std::string(kInvalidParameterPrefix) +
+                                "Attributes cannot be redefined. Please check that your attribute has the same type "
+                                "as previously defined. Existing schema: VectorIndexSchema:[VectorAttribute: key{" +
+                                k.name + ":L:" + std::to_string(v.dimensions) +
+                                "}] New schema: Schema:[SchemaElement: key{" + k.name + ":" +
+                                AttrTypeName(defined->type) + ":" + k.key_type + "}]");
+    }
+  }
+  return Status::OK();
+}
+
 Status CreateIndex(const GlobalIndexUpdate& update, const std::vector<KeyAttribute>& definitions,
                    TableDefinition* next) {
   if (IndexNameTaken(*next, update.index_name)) {
     return Status::Validation("Attempting to create an index which already exists");
   }
+  DP_RETURN_IF_ERROR(CheckKeyNotVector(update.create.key, definitions, *next));
   DP_RETURN_IF_ERROR(AddDefinitions(definitions, next));
   std::vector<std::string> missing;
   for (const auto& k : update.create.key) {

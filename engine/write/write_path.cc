@@ -13,7 +13,7 @@
 #include "engine/storage/key_codec.h"
 #include "engine/storage/stored_item.h"
 #include "engine/storage/table_items.h"
-#include "engine/vector/vector_item.h"
+#include "engine/storage/vector_item.h"
 #include "engine/write/stream_records.h"
 
 namespace dynapage {

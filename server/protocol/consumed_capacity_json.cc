@@ -49,6 +49,18 @@ void WriteConsumedCapacityObject(const ConsumedCapacity& c, CapacityDetail detai
       }
       w->EndObject();
     }
+    if (!c.vector_write_bytes.empty()) {
+      w->Key("VectorIndexes");
+      w->StartObject();
+      for (const auto& [name, bytes] : c.vector_write_bytes) {
+        w->Key(name.c_str(), static_cast<rapidjson::SizeType>(name.size()));
+        w->StartObject();
+        w->Key("VectorWriteRequestBytes");
+        w->Double(bytes);
+        w->EndObject();
+      }
+      w->EndObject();
+    }
   }
   w->EndObject();
 }

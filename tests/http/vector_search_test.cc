@@ -361,6 +361,73 @@ TEST(VectorSearch, UpdateTableCreatesBackfillsAndDeletes) {
   EXPECT_EQ(2, s.Call("Scan", R"({"TableName":"tbl"})").json["Count"].GetInt());
 }
 
+// spec §6 and checklist items 23-24: VectorWriteRequestBytes per index, under INDEXES only, where the stored
+// entry changed; the larger image on overwrite, the old on delete; summed in batches, not doubled in transactions.
+TEST(VectorSearch, WriteBytesUnderIndexes) {
+  TestServer s;
+  ASSERT_EQ(200, CreateVectorTable(s, "[" + VectorIndexJson("vec", 3, "COSINE") + "," +
+                                          R"({"IndexName":"keys","VectorAttribute":{"AttributeName":"v"},)"
+                                          R"("Dimensions":3,"DistanceFunction":"COSINE",)"
+                                          R"("Projection":{"ProjectionType":"KEYS_ONLY"}})" +
+                                          "]")
+                     .status);
+  auto put = [&](const std::string& item, const std::string& detail) {
+    return s.Call("PutItem", R"({"TableName":"tbl","ReturnConsumedCapacity":")" + detail + R"(","Item":)" + item + "}");
+  };
+  std::string blob(1500, 'x');
+  std::string with_blob = R"({"pk":{"S":"a"},"v":{"L":[{"N":"1"},{"N":"0"},{"N":"0"}]},"blob":{"S":")" + blob + "\"}}";
+  auto r = put(with_blob, "INDEXES");
+  ASSERT_EQ(200, r.status) << r.Describe();
+  // 4·3 + "v" + pk "a" (2 + 1) + blob (4 + 1500) = 1520 for ALL; KEYS_ONLY has the 1024 floor.
+  EXPECT_EQ(R"({"keys":{"VectorWriteRequestBytes":1024.0},"vec":{"VectorWriteRequestBytes":1520.0}})",
+            JsonText(r.json["ConsumedCapacity"]["VectorIndexes"]))
+      << r.Describe();
+  EXPECT_FALSE(put(with_blob, "TOTAL").json["ConsumedCapacity"].HasMember("VectorIndexes"));
+  r = put(with_blob, "INDEXES");  // an identical overwrite changes no entry
+  EXPECT_FALSE(r.json["ConsumedCapacity"].HasMember("VectorIndexes")) << r.Describe();
+  // A change of a projected non-vector attribute: the ALL index only; the larger image (the old one) is charged.
+  r = put(R"({"pk":{"S":"a"},"v":{"L":[{"N":"1"},{"N":"0"},{"N":"0"}]}})", "INDEXES");
+  EXPECT_EQ(R"({"vec":{"VectorWriteRequestBytes":1520.0}})", JsonText(r.json["ConsumedCapacity"]["VectorIndexes"]));
+  // A vector change charges KEYS_ONLY too.
+  r = put(R"({"pk":{"S":"a"},"v":{"L":[{"N":"0"},{"N":"1"},{"N":"0"}]}})", "INDEXES");
+  EXPECT_EQ(R"({"keys":{"VectorWriteRequestBytes":1024.0},"vec":{"VectorWriteRequestBytes":1024.0}})",
+            JsonText(r.json["ConsumedCapacity"]["VectorIndexes"]));
+  r = s.Call("DeleteItem", R"({"TableName":"tbl","Key":{"pk":{"S":"a"}},"ReturnConsumedCapacity":"INDEXES"})");
+  EXPECT_EQ(R"({"keys":{"VectorWriteRequestBytes":1024.0},"vec":{"VectorWriteRequestBytes":1024.0}})",
+            JsonText(r.json["ConsumedCapacity"]["VectorIndexes"]));
+  std::string two = R"({"PutRequest":{"Item":{"pk":{"S":"b"},"v":{"L":[{"N":"1"},{"N":"0"},{"N":"0"}]}}}},)"
+                    R"({"PutRequest":{"Item":{"pk":{"S":"c"},"v":{"L":[{"N":"1"},{"N":"0"},{"N":"0"}]}}}})";
+  r = s.Call("BatchWriteItem", R"({"RequestItems":{"tbl":[)" + two + R"(]},"ReturnConsumedCapacity":"INDEXES"})");
+  EXPECT_EQ(R"({"keys":{"VectorWriteRequestBytes":2048.0},"vec":{"VectorWriteRequestBytes":2048.0}})",
+            JsonText(r.json["ConsumedCapacity"][0]["VectorIndexes"]))
+      << r.Describe();
+  r = s.Call("TransactWriteItems",
+             R"({"ReturnConsumedCapacity":"INDEXES","TransactItems":[{"Put":{"TableName":"tbl","Item":)"
+             R"({"pk":{"S":"d"},"v":{"L":[{"N":"1"},{"N":"0"},{"N":"0"}]}}}}]})");
+  EXPECT_EQ(R"({"keys":{"VectorWriteRequestBytes":1024.0},"vec":{"VectorWriteRequestBytes":1024.0}})",
+            JsonText(r.json["ConsumedCapacity"][0]["VectorIndexes"]))
+      << r.Describe();
+}
+
+// spec §3.1 (a GSI keyed on a live vector attribute) and §4 (PartiQL naming a vector index).
+TEST(VectorSearch, OtherIndexesAndStatementsRefuseTheVectorAttribute) {
+  TestServer s;
+  ASSERT_EQ(200, CreateVectorTable(s, "[" + VectorIndexJson("vec", 3, "COSINE") + "]").status);
+  auto r = s.Call("UpdateTable",
+                  R"({"TableName":"tbl","AttributeDefinitions":[{"AttributeName":"v","AttributeType":"S"}],)"
+                  R"("GlobalSecondaryIndexUpdates":[{"Create":{"IndexName":"gsi1","KeySchema":[{"AttributeName":"v",)"
+                  R"("KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"}}}]})");
+  EXPECT_EQ(
+      "One or more parameter values were invalid: Attributes cannot be redefined. Please check that your attribute "
+      "has the same type as previously defined. Existing schema: VectorIndexSchema:[VectorAttribute: key{v:L:3}] "
+      "New schema: Schema:[SchemaElement: key{v:S:HASH}]",
+      r.Message());
+  EXPECT_EQ(0u, s.Call("DescribeTable", R"({"TableName":"tbl"})").json["Table"].HasMember("GlobalSecondaryIndexes"));
+  r = s.Call("ExecuteStatement", R"({"Statement":"SELECT * FROM \"tbl\".\"vec\""})");
+  EXPECT_EQ("ValidationException", r.ErrorName());
+  EXPECT_EQ("Scan operation not supported on this index type", r.Message());
+}
+
 TEST(VectorSearch, SurvivesARestart) {
   std::string dir = testing::TempDir() + "/dynapage-vectors-" + std::to_string(::getpid());
   std::filesystem::remove_all(dir);

@@ -2,8 +2,8 @@
 // item write makes against the table's vector indexes, with DynamoDB's messages, and the index entry of a valid
 // item (its vector as 32-bit floats, its SearchSchema values, its size by the write-capacity formula).
 
-#ifndef DYNAPAGE_ENGINE_VECTOR_VECTOR_ITEM_H_
-#define DYNAPAGE_ENGINE_VECTOR_VECTOR_ITEM_H_
+#ifndef DYNAPAGE_ENGINE_STORAGE_VECTOR_ITEM_H_
+#define DYNAPAGE_ENGINE_STORAGE_VECTOR_ITEM_H_
 
 #include <optional>
 #include <string>
@@ -46,4 +46,4 @@ AttributeMap ProjectForVectorIndex(const TableDefinition& table, const VectorInd
 
 }  // namespace dynapage
 
-#endif  // DYNAPAGE_ENGINE_VECTOR_VECTOR_ITEM_H_
+#endif  // DYNAPAGE_ENGINE_STORAGE_VECTOR_ITEM_H_

@@ -1,4 +1,4 @@
-#include "engine/vector/vector_item.h"
+#include "engine/storage/vector_item.h"
 
 #include <algorithm>
 #include <cerrno>
