@@ -20,6 +20,20 @@ void WriteKeySchema(const KeySchema& key, JsonWriter* w) {
   w->EndArray();
 }
 
+// An index's Projection: ProjectionType, and NonKeyAttributes under INCLUDE.
+void WriteProjection(ProjectionType type, const std::vector<std::string>& non_key_attributes, JsonWriter* w) {
+  w->StartObject();
+  w->Key("ProjectionType");
+  w->String(ProjectionTypeName(type));
+  if (type == ProjectionType::kInclude) {
+    w->Key("NonKeyAttributes");
+    w->StartArray();
+    for (const auto& n : non_key_attributes) w->String(n);
+    w->EndArray();
+  }
+  w->EndObject();
+}
+
 void WriteThroughput(const ProvisionedThroughput& t, bool pay_per_request, JsonWriter* w) {
   w->StartObject();
   if (t.last_increase_time > 0) {
@@ -113,16 +127,7 @@ void WriteVectorIndexes(const TableDescription& d, JsonWriter* w) {
     }
     w->EndArray();
     w->Key("Projection");
-    w->StartObject();
-    w->Key("ProjectionType");
-    w->String(ProjectionTypeName(index.projection));
-    if (index.projection == ProjectionType::kInclude) {
-      w->Key("NonKeyAttributes");
-      w->StartArray();
-      for (const auto& n : index.non_key_attributes) w->String(n);
-      w->EndArray();
-    }
-    w->EndObject();
+    WriteProjection(index.projection, index.non_key_attributes, w);
     w->Key("VectorAttribute");
     w->StartObject();
     w->Key("AttributeName");
@@ -191,16 +196,7 @@ void WriteTableDescription(const TableDescription& d, JsonWriter* w) {
       w->Key("KeySchema");
       WriteKeySchema(index.key, w);
       w->Key("Projection");
-      w->StartObject();
-      w->Key("ProjectionType");
-      w->String(ProjectionTypeName(index.projection));
-      if (index.projection == ProjectionType::kInclude) {
-        w->Key("NonKeyAttributes");
-        w->StartArray();
-        for (const auto& n : index.non_key_attributes) w->String(n);
-        w->EndArray();
-      }
-      w->EndObject();
+      WriteProjection(index.projection, index.non_key_attributes, w);
       if (global) {
         auto status = d.index_status.find(index.name);
         w->Key("IndexStatus");
