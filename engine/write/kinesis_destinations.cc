@@ -25,10 +25,12 @@ KinesisDestinationView View(const RequestContext& ctx, const KinesisDestination&
 
 using DestinationChange = std::function<Status(const TableDefinition& table, std::vector<KinesisDestination>*)>;
 
-// Runs change on the table's destinations under the writer lock; *view: the destination for stream_arn after it.
+// Checks stream_arn, then runs change on the table's destinations under the writer lock; *view: the destination
+// for stream_arn after it.
 Status ChangeDestinations(WritePath& write_path, const RequestContext& ctx, const std::string& table_name,
                           const std::string& stream_arn, const DestinationChange& change, const char* answer_status,
                           KinesisDestinationView* view) {
+  DP_RETURN_IF_ERROR(CheckKinesisStreamArn(stream_arn));
   TableDescription before, after;
   DP_RETURN_IF_ERROR(write_path.ChangeTable(
       ctx, table_name,
@@ -60,7 +62,6 @@ Status CheckKinesisStreamArn(const std::string& arn) {
 Status EnableKinesisStreamingDestination(WritePath& write_path, const RequestContext& ctx,
                                          const std::string& table_name, const std::string& stream_arn,
                                          const std::string& precision, KinesisDestinationView* view) {
-  DP_RETURN_IF_ERROR(CheckKinesisStreamArn(stream_arn));
   const double now = ctx.clock->NowSeconds();
   return ChangeDestinations(
       write_path, ctx, table_name, stream_arn,
@@ -87,7 +88,6 @@ Status EnableKinesisStreamingDestination(WritePath& write_path, const RequestCon
 Status DisableKinesisStreamingDestination(WritePath& write_path, const RequestContext& ctx,
                                           const std::string& table_name, const std::string& stream_arn,
                                           KinesisDestinationView* view) {
-  DP_RETURN_IF_ERROR(CheckKinesisStreamArn(stream_arn));
   const double now = ctx.clock->NowSeconds();
   return ChangeDestinations(
       write_path, ctx, table_name, stream_arn,
@@ -108,7 +108,6 @@ Status DisableKinesisStreamingDestination(WritePath& write_path, const RequestCo
 Status UpdateKinesisStreamingDestination(WritePath& write_path, const RequestContext& ctx,
                                          const std::string& table_name, const std::string& stream_arn,
                                          const std::string& precision, KinesisDestinationView* view) {
-  DP_RETURN_IF_ERROR(CheckKinesisStreamArn(stream_arn));
   const double now = ctx.clock->NowSeconds();
   return ChangeDestinations(
       write_path, ctx, table_name, stream_arn,
