@@ -36,7 +36,7 @@ TEST_F(ControlPlaneTest, UpdateTableSettingsMustBeAlone) {
             Outcome(Call("UpdateTable",
                          R"({"TableName":"tab","WarmThroughput":{"ReadUnitsPerSecond":20000},)"
                          R"("AttributeDefinitions":[{"AttributeName":"g","AttributeType":"S"}],)"
-                         R"("GlobalSecondaryIndexUpdates":[{"Create":{"IndexName":"g","KeySchema":[)"
+                         R"("GlobalSecondaryIndexUpdates":[{"Create":{"IndexName":"by_g","KeySchema":[)"
                          R"({"AttributeName":"g","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"}}}]})")));
   EXPECT_EQ("200", Outcome(Call("UpdateTable", R"({"TableName":"tab","BillingMode":"PAY_PER_REQUEST",)"
                                                R"("OnDemandThroughput":{"MaxReadRequestUnits":9}})")));
