@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Terraform against dynapage, with no drift: applies tests/terraform/main.tf (a table with a GSI, an LSI, TTL, tags
-# and point-in-time recovery), checks that `terraform plan` then reports no changes, and destroys it.
+# Terraform against dynapage, with no drift: applies tests/terraform/main.tf (a table with a GSI, an LSI, TTL, tags,
+# point-in-time recovery, a stream, table class, encryption, on-demand throughput and deletion protection), checks
+# that `terraform plan` then reports no changes and that a second apply changes nothing, turns deletion protection
+# off, and destroys it.
 #
 #   bash scripts/terraform-test.sh [BINARY]       # default build/dynapage
 #
@@ -73,5 +75,14 @@ if [ "$status" -ne 0 ]; then
   echo "scripts/terraform-test.sh: FAILED: terraform plan after apply exited $status (2: it found drift)" >&2
   exit 1
 fi
-tf destroy -auto-approve >"$work/destroy.log" 2>&1 || { cat "$work/destroy.log"; exit 1; }
-echo "scripts/terraform-test.sh: applied, no drift in plan, destroyed (${timings%, }; $(terraform version | head -1))"
+tf apply -auto-approve >"$work/apply2.log" 2>&1 || { cat "$work/apply2.log"; exit 1; }
+if ! grep -q "0 added, 0 changed, 0 destroyed" "$work/apply2.log"; then
+  cat "$work/apply2.log"
+  echo "scripts/terraform-test.sh: FAILED: the second apply changed something" >&2
+  exit 1
+fi
+tf apply -auto-approve -var deletion_protection=false >"$work/unprotect.log" 2>&1 ||
+  { cat "$work/unprotect.log"; exit 1; }
+tf destroy -auto-approve -var deletion_protection=false >"$work/destroy.log" 2>&1 ||
+  { cat "$work/destroy.log"; exit 1; }
+echo "scripts/terraform-test.sh: applied, no drift in plan, applied again unchanged, unprotected, destroyed (${timings%, }; $(terraform version | head -1))"

@@ -45,6 +45,10 @@ struct TableDescription {
   std::map<std::string, std::string> index_status;  // by index name, for an index that is not ACTIVE
   // A vector index's Backfilling, by index name, while it is shown (docs/vector-search.md: absent once ACTIVE).
   std::map<std::string, bool> index_backfilling;
+  // The status of a setting that is not settled (engine/model/table_settings.h), by what it is: "warm" (the
+  // table's WarmThroughput), "warm/<index>", "sse". An empty status hides the member (CreateTable's answer shows no
+  // WarmThroughput unless the request set it).
+  std::map<std::string, std::string> settings_status;
 };
 
 class Catalog {

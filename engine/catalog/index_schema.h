@@ -39,6 +39,7 @@ struct SecondaryIndexInput {
   std::optional<std::string> projection_type;  // "ALL", "INCLUDE" or "KEYS_ONLY"
   std::optional<std::vector<std::string>> non_key_attributes;
   std::optional<ProvisionedThroughput> throughput;  // GSIs only
+  CapacitySettingsInput settings;                   // GSIs only (engine/write/table_settings.h applies them)
 };
 
 // CreateTable's AttributeDefinitions against its table key schema and its indexes (may be empty): every key

@@ -182,6 +182,7 @@ std::string SerializeTableDefinition(const TableDefinition& t) {
       w.Key("created");
       w.Double(i.creation_time);
     }
+    WriteCapacitySettings(i.settings, &w);
     w.EndObject();
   }
   w.EndArray();
@@ -233,6 +234,7 @@ std::string SerializeTableDefinition(const TableDefinition& t) {
   w.String(t.latest_stream_arn);
   w.Key("latestStreamLabel");
   w.String(t.latest_stream_label);
+  WriteTableSettings(t.settings, &w);
   w.EndObject();
   return std::string(buffer.GetString(), buffer.GetSize());
 }
@@ -259,6 +261,7 @@ bool ParseTableDefinition(const std::string& json, TableDefinition* t) {
     i.keyspace = iv["keyspace"].GetUint();
     ReadThroughput(iv["throughput"], &i.throughput);
     if (iv.HasMember("created") && iv["created"].IsNumber()) i.creation_time = iv["created"].GetDouble();
+    ReadCapacitySettings(iv, &i.settings);
     t->indexes.push_back(std::move(i));
   }
   if (d.HasMember("vectorIndexes")) {
@@ -295,6 +298,7 @@ bool ParseTableDefinition(const std::string& json, TableDefinition* t) {
     t->latest_stream_arn = d["latestStreamArn"].GetString();
     t->latest_stream_label = d["latestStreamLabel"].GetString();
   }
+  ReadTableSettings(d, &t->settings);
   return true;
 }
 

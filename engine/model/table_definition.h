@@ -11,6 +11,7 @@
 
 #include "engine/model/key_schema.h"
 #include "engine/model/projection_type.h"
+#include "engine/model/table_settings.h"
 #include "engine/model/vector_index_definition.h"
 
 namespace dynapage {
@@ -32,6 +33,7 @@ struct IndexDefinition {
   uint32_t keyspace = 0;
   ProvisionedThroughput throughput;  // GSIs only
   double creation_time = 0;          // seconds since the epoch, for an index UpdateTable added; 0: made with its table
+  CapacitySettings settings;         // GSIs only: on-demand and warm throughput, Contributor Insights
 
   // True if the attribute is kept in this index's entries (index keys, table keys, projected attributes).
   bool Projects(const std::string& attribute, const KeySchema& table_key) const;
@@ -64,6 +66,9 @@ struct TableDefinition {
   bool point_in_time_recovery = false;
   double point_in_time_recovery_since = 0;  // when it was last enabled
   int64_t recovery_period_in_days = 35;
+  // Table class, encryption, on-demand and warm throughput, Contributor Insights, Kinesis destinations, resource
+  // policies: recorded and shown, acted on by nothing (table_settings.h).
+  TableSettings settings;
 
   // REQUIRES nothing; returns nullptr when there is no index of that name.
   const IndexDefinition* FindIndex(const std::string& index_name) const;

@@ -130,7 +130,9 @@ void DropUnusedDefinitions(TableDefinition* t) {
   defs.erase(std::remove_if(defs.begin(), defs.end(), unused), defs.end());
 }
 
-Status ApplyUpdate(const UpdateTableRequest& r, double now, const TableDefinition& current, TableDefinition* next) {
+Status ApplyUpdate(const UpdateTableRequest& r, const RequestContext& ctx, const TableDefinition& current,
+                   TableDefinition* next) {
+  const double now = ctx.clock->NowSeconds();
   const bool was_on_demand = current.pay_per_request;
   const bool on_demand = r.pay_per_request.value_or(was_on_demand);
   if (r.throughput && on_demand) {
@@ -146,7 +148,9 @@ Status ApplyUpdate(const UpdateTableRequest& r, double now, const TableDefinitio
     if (u.action == GlobalIndexUpdate::Action::kCreate) {
       DP_RETURN_IF_ERROR(CreateIndex(u, r.attribute_definitions, next));
       for (auto& index : next->indexes) {
-        if (index.name == u.index_name) index.creation_time = now;  // CREATING for a transient-status delay
+        if (index.name != u.index_name) continue;
+        index.creation_time = now;  // CREATING for a transient-status delay
+        DP_RETURN_IF_ERROR(ApplyIndexSettings(now, u.create.settings, *next, &index));
       }
       continue;
     }
@@ -159,6 +163,8 @@ Status ApplyUpdate(const UpdateTableRequest& r, double now, const TableDefinitio
       next->indexes.erase(index);
       continue;
     }
+    DP_RETURN_IF_ERROR(ApplyIndexSettings(now, u.settings, *next, &*index));
+    if (!u.throughput) continue;  // on-demand or warm throughput only
     if (on_demand) {
       return Status::Validation(std::string(kInvalidParameterPrefix) +
                                 "ProvisionedThroughput should not be specified for index: " + u.index_name +
@@ -214,6 +220,8 @@ Status ApplyUpdate(const UpdateTableRequest& r, double now, const TableDefinitio
     }
     next->stream_view_type.clear();
   }
+  DP_RETURN_IF_ERROR(ApplyUpdateTableSettings(ctx, r.settings, next));
+  RaiseWarmThroughputFloors(next);
   DropUnusedDefinitions(next);
   return Status::OK();
 }
@@ -221,12 +229,18 @@ Status ApplyUpdate(const UpdateTableRequest& r, double now, const TableDefinitio
 
 Status UpdateTable(WritePath& write_path, const RequestContext& ctx, const UpdateTableRequest& request,
                    TableDescription* out) {
-  const double now = ctx.clock->NowSeconds();
   TableDescription before;
   DP_RETURN_IF_ERROR(write_path.ChangeTable(
       ctx, request.table_name,
-      [&](const TableDefinition& current, TableDefinition* next) { return ApplyUpdate(request, now, current, next); },
+      [&](const TableDefinition& current, TableDefinition* next) { return ApplyUpdate(request, ctx, current, next); },
       &before, out));
+  // The answer shows a raised warm throughput and changed encryption UPDATING.
+  if (request.settings.capacity.warm) out->settings_status["warm"] = "UPDATING";
+  if (request.settings.sse) out->settings_status["sse"] = "UPDATING";
+  for (const auto& u : request.index_updates) {
+    const CapacitySettingsInput& s = u.action == GlobalIndexUpdate::Action::kCreate ? u.create.settings : u.settings;
+    if (s.warm) out->settings_status["warm/" + u.index_name] = "UPDATING";
+  }
   // The answer still lists a deleted index, as DELETING, with its last figures.
   auto shown = std::make_shared<TableDefinition>(*out->definition);
   for (const auto& index : before.definition->indexes) {

@@ -20,6 +20,7 @@
 #include "engine/base/request_context.h"
 #include "engine/catalog/index_schema.h"
 #include "engine/catalog/vector_index_schema.h"
+#include "engine/write/table_settings.h"
 #include "engine/write/write_path.h"
 
 namespace dynapage {
@@ -33,6 +34,7 @@ struct GlobalIndexUpdate {
   std::string index_name;
   SecondaryIndexInput create;                       // kCreate (global)
   std::optional<ProvisionedThroughput> throughput;  // kUpdate
+  CapacitySettingsInput settings;                   // kUpdate: on-demand and warm throughput
 };
 
 // One VectorIndexUpdates element: a Create or a Delete (the server checked there is exactly one).
@@ -53,6 +55,8 @@ struct UpdateTableRequest {
   // StreamSpecification: StreamEnabled, and the StreamViewType that enabling requires (the server checks that).
   std::optional<bool> stream_enabled;
   std::string stream_view_type;
+  // TableClass, SSESpecification, OnDemandThroughput, WarmThroughput (the server checked which may be combined).
+  TableSettingsInput settings;
 };
 
 Status UpdateTable(WritePath& write_path, const RequestContext& ctx, const UpdateTableRequest& request,

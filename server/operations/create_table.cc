@@ -4,6 +4,8 @@
 #include "engine/catalog/vector_index_schema.h"
 
 #include "engine/base/messages.h"
+#include "engine/write/resource_policies.h"
+#include "engine/write/table_settings.h"
 #include "engine/write/tags.h"
 #include "server/operations/operation_table.h"
 #include "server/protocol/model_constraints.h"
@@ -11,6 +13,7 @@
 #include "server/protocol/stream_specification_reader.h"
 #include "server/protocol/table_description_json.h"
 #include "server/protocol/table_schema_reader.h"
+#include "server/protocol/table_settings_reader.h"
 #include "server/protocol/tag_list_reader.h"
 #include "server/protocol/vector_index_reader.h"
 
@@ -68,6 +71,10 @@ Status HandleCreateTable(OperationContext& ctx) {
   DP_RETURN_IF_ERROR(ReadTagList(r, &tags, &tags_present, &errors));
   StreamSpecificationInput stream;
   DP_RETURN_IF_ERROR(ReadStreamSpecification(r, &stream, &errors));
+  TableSettingsInput settings;
+  DP_RETURN_IF_ERROR(ReadTableSettings(r, &settings, &errors));
+  std::optional<std::string> resource_policy;
+  DP_RETURN_IF_ERROR(r.GetString("ResourcePolicy", &resource_policy));
 
   errors.CheckEnum(billing_mode, "billingMode", {"PROVISIONED", "PAY_PER_REQUEST"});
   if (!defs_present) errors.AddNull("attributeDefinitions");
@@ -77,6 +84,8 @@ Status HandleCreateTable(OperationContext& ctx) {
   DP_RETURN_IF_ERROR(errors.ToStatus());
   if (!defs_valid) return Status::Validation("Invalid AttributeDefinitions");
   DP_RETURN_IF_ERROR(CreateTableStreamCheck(stream));
+  DP_RETURN_IF_ERROR(CheckSseSpecification(r));
+  if (resource_policy) DP_RETURN_IF_ERROR(CheckResourcePolicyDocument(*resource_policy, true));
 
   for (size_t i = 0; i < defs.size(); i++) {
     for (size_t j = i + 1; j < defs.size(); j++) {
@@ -137,10 +146,18 @@ Status HandleCreateTable(OperationContext& ctx) {
   }
   DP_RETURN_IF_ERROR(CheckVectorIndexCount(vector_indexes.size()));
   for (const auto& input : vector_indexes) DP_RETURN_IF_ERROR(AddVectorIndex(input, &table));
+  DP_RETURN_IF_ERROR(ApplyCreateTableSettings(ctx.context, settings, gsis, &table));
+  if (resource_policy) {
+    const auto now_ms = static_cast<int64_t>(ctx.context.clock->NowSeconds() * 1000);
+    table.settings.resource_policies[""] = {*resource_policy, std::to_string(now_ms)};
+  }
 
   TableDescription description;
   DP_RETURN_IF_ERROR(ctx.db.writes().CreateTable(ctx.context, std::move(table), &description));
   ApplyTransientStatus(ctx.context, &description);
+  // The answer shows WarmThroughput only where the request set it, UPDATING (DynamoDB's CreateTable does).
+  description.settings_status["warm"] = settings.capacity.warm ? "UPDATING" : "";
+  for (const auto& gsi : gsis) description.settings_status["warm/" + gsi.name] = gsi.settings.warm ? "UPDATING" : "";
   // Vector indexes made with the table answer CREATING, without Backfilling (docs/vector-search.md).
   for (const auto& index : description.definition->vector_indexes) description.index_status[index.name] = "CREATING";
   WriteTableDescriptionResponse("TableDescription", description, &ctx.response);

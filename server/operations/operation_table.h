@@ -50,6 +50,16 @@ Status HandleDescribeLimits(OperationContext& ctx);
 Status HandleUpdateTable(OperationContext& ctx);
 Status HandleDescribeContinuousBackups(OperationContext& ctx);
 Status HandleUpdateContinuousBackups(OperationContext& ctx);
+Status HandlePutResourcePolicy(OperationContext& ctx);
+Status HandleGetResourcePolicy(OperationContext& ctx);
+Status HandleDeleteResourcePolicy(OperationContext& ctx);
+Status HandleDescribeContributorInsights(OperationContext& ctx);
+Status HandleUpdateContributorInsights(OperationContext& ctx);
+Status HandleListContributorInsights(OperationContext& ctx);
+Status HandleEnableKinesisStreamingDestination(OperationContext& ctx);
+Status HandleDisableKinesisStreamingDestination(OperationContext& ctx);
+Status HandleUpdateKinesisStreamingDestination(OperationContext& ctx);
+Status HandleDescribeKinesisStreamingDestination(OperationContext& ctx);
 // PartiQL (docs/partiql.md).
 Status HandleExecuteStatement(OperationContext& ctx);
 Status HandleBatchExecuteStatement(OperationContext& ctx);

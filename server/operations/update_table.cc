@@ -13,6 +13,7 @@
 #include "server/protocol/stream_specification_reader.h"
 #include "server/protocol/table_description_json.h"
 #include "server/protocol/table_schema_reader.h"
+#include "server/protocol/table_settings_reader.h"
 #include "server/protocol/vector_index_reader.h"
 
 namespace dynapage {
@@ -48,7 +49,10 @@ Status ReadIndexUpdate(const RequestReader& r, const std::string& path, GlobalIn
     out->action = GlobalIndexUpdate::Action::kUpdate;
     DP_RETURN_IF_ERROR(u.GetString("IndexName", &name));
     DP_RETURN_IF_ERROR(ReadThroughput(u, path + ".update.provisionedThroughput", &out->throughput, errors));
-    if (!out->throughput) errors->AddNull(path + ".update.provisionedThroughput");
+    DP_RETURN_IF_ERROR(ReadCapacitySettings(u, path + ".update", &out->settings, errors));
+    if (!out->throughput && !out->settings.on_demand && !out->settings.warm) {
+      errors->AddNull(path + ".update.provisionedThroughput");
+    }
     errors->CheckTableName(name, path + ".update.indexName");
   } else if (create) {
     out->action = GlobalIndexUpdate::Action::kCreate;
@@ -78,6 +82,50 @@ Status ReadVectorIndexUpdate(const RequestReader& r, const std::string& path, Ve
     DP_RETURN_IF_ERROR(RequestReader(*del).GetString("IndexName", &name));
     errors->CheckTableName(name, path + ".delete.indexName");
     out->index_name = name.value_or("");
+  }
+  return Status::OK();
+}
+
+// What an UpdateTable request asks to change, for the rule that some members must be alone.
+struct UpdateTableMembers {
+  bool throughput = false, billing_mode = false, index_updates = false, index_create = false, stream = false,
+       vector_updates = false, sse = false, table_class = false, deletion_protection = false, warm = false,
+       on_demand = false, replicas = false;
+  int Count() const {
+    return throughput + billing_mode + index_updates + stream + vector_updates + sse + table_class +
+           deletion_protection + warm + on_demand + replicas;
+  }
+};
+
+// DynamoDB's members that must be the only change of their request, in the order it checks them (SSE, table
+// class, deletion protection, warm throughput; then replicas; on-demand throughput may come with BillingMode).
+Status CheckMembersAlone(const UpdateTableMembers& m) {
+  const bool others = m.Count() > 1;
+  if (m.sse && others) {
+    return Status::Validation(std::string(kInvalidParameterPrefix) +
+                              "Server-Side Encryption modification must be the only operation in the request");
+  }
+  if (m.table_class && others) {
+    return Status::Validation(std::string(kInvalidParameterPrefix) +
+                              "TableClass modification must be the only operation in the request");
+  }
+  if (m.deletion_protection && others) {
+    return Status::Validation(std::string(kInvalidParameterPrefix) +
+                              "DeletionProtection modification must be the only operation in the request");
+  }
+  if (m.warm && m.index_create) {
+    return Status::Validation("Create global secondary index cannot be specified when updating WarmThroughput");
+  }
+  if (m.warm && others) {
+    return Status::Validation(std::string(kInvalidParameterPrefix) +
+                              "WarmThroughput must be the only operation in the request");
+  }
+  if (m.replicas && others) {
+    return Status::Validation(std::string(kInvalidParameterPrefix) +
+                              "Replica modification must be the only operation in the request");
+  }
+  if (m.on_demand && m.Count() - m.billing_mode > 1) {
+    return Status::Validation("OnDemandThroughput can only be combined with BillingMode in an UpdateTable request");
   }
   return Status::OK();
 }
@@ -131,14 +179,34 @@ Status HandleUpdateTable(OperationContext& ctx) {
     if (actions != 1 && vector_actions_wrong < 0) vector_actions_wrong = actions;
     request.vector_index_updates.push_back(std::move(update));
   }
+  DP_RETURN_IF_ERROR(ReadTableSettings(r, &request.settings, &errors));
   errors.CheckEnum(billing_mode, "billingMode", {"PROVISIONED", "PAY_PER_REQUEST"});
   errors.CheckTableNameOrArn(table_name, "tableName");
   CheckModelConstraints("UpdateTable", ctx.request, &errors);
   DP_RETURN_IF_ERROR(errors.ToStatus());
   if (!defs_valid) return Status::Validation("Invalid AttributeDefinitions");
 
-  if (!request.throughput && !billing_mode && updates.empty() && vector_updates.empty() &&
-      !request.deletion_protection && !stream.present) {
+  UpdateTableMembers members;
+  members.throughput = request.throughput.has_value();
+  members.billing_mode = billing_mode.has_value();
+  members.index_updates = !updates.empty();
+  for (const auto& u : request.index_updates) members.index_create |= u.action == GlobalIndexUpdate::Action::kCreate;
+  members.stream = stream.present;
+  members.vector_updates = !vector_updates.empty();
+  members.sse = request.settings.sse.has_value();
+  members.table_class = request.settings.table_class.has_value();
+  members.deletion_protection = request.deletion_protection.has_value();
+  members.warm = request.settings.capacity.warm.has_value();
+  members.on_demand = request.settings.capacity.on_demand.has_value();
+  members.replicas = r.Has("ReplicaUpdates");  // the global-table operations' to apply
+  DP_RETURN_IF_ERROR(CheckMembersAlone(members));
+  DP_RETURN_IF_ERROR(CheckSseSpecification(r));
+  if (members.on_demand && !request.settings.capacity.on_demand->max_read_request_units &&
+      !request.settings.capacity.on_demand->max_write_request_units) {
+    return Status::Validation(std::string(kInvalidParameterPrefix) +
+                              "OnDemandThroughput must specify MaxReadRequestUnits or MaxWriteRequestUnits");
+  }
+  if (members.Count() - members.replicas == 0) {  // ReplicaUpdates alone: as before the global-table work
     return Status::Validation(
         "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or "
         "SSESpecification or ReplicaUpdates is required");

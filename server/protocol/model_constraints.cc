@@ -53,6 +53,11 @@ const ModelRule kRules[] = {
     {"ListTagsOfResource", "ResourceArn", Rule::kLength, 1, 1283, nullptr},
     {"TagResource", "ResourceArn", Rule::kLength, 1, 1283, nullptr},
     {"UntagResource", "ResourceArn", Rule::kLength, 1, 1283, nullptr},
+    {"PutResourcePolicy", "ResourceArn", Rule::kLength, 1, 1283, nullptr},
+    {"PutResourcePolicy", "ExpectedRevisionId", Rule::kLength, 1, 255, nullptr},
+    {"GetResourcePolicy", "ResourceArn", Rule::kLength, 1, 1283, nullptr},
+    {"DeleteResourcePolicy", "ResourceArn", Rule::kLength, 1, 1283, nullptr},
+    {"DeleteResourcePolicy", "ExpectedRevisionId", Rule::kLength, 1, 255, nullptr},
 };
 
 // "SSESpecification" -> "sSESpecification": DynamoDB's message paths lower the first letter of each member only.

@@ -1,5 +1,7 @@
 #include "server/protocol/table_description_json.h"
 
+#include "server/protocol/table_settings_json.h"
+
 namespace dynapage {
 
 void WriteKeySchemaElement(const std::string& name, const char* key_type, JsonWriter* w) {
@@ -82,6 +84,7 @@ void WriteBillingModeSummary(const TableDefinition& t, JsonWriter* w) {
 
 void ApplyTransientStatus(const RequestContext& ctx, TableDescription* description) {
   if (ctx.transient_status_ms == 0 || description->status != "ACTIVE") return;
+  ApplySettingsTransientStatus(ctx, description);
   const double now = ctx.clock->NowSeconds();
   auto young = [&](double creation_time) {
     return (now - creation_time) * 1000 < static_cast<double>(ctx.transient_status_ms);
@@ -203,6 +206,7 @@ void WriteTableDescription(const TableDescription& d, JsonWriter* w) {
         w->String(status != d.index_status.end() ? status->second : d.status == "DELETING" ? "DELETING" : "ACTIVE");
         w->Key("ProvisionedThroughput");
         WriteThroughput(index.throughput, t.pay_per_request, w);
+        WriteIndexSettingsMembers(d, index, w);
       }
       auto stats = d.index_stats.find(index.name);
       w->Key("IndexSizeBytes");
@@ -232,6 +236,7 @@ void WriteTableDescription(const TableDescription& d, JsonWriter* w) {
     w->Key("LatestStreamLabel");
     w->String(t.latest_stream_label);
   }
+  WriteTableSettingsMembers(d, w);
   w->Key("DeletionProtectionEnabled");
   w->Bool(t.deletion_protection);
   w->EndObject();

@@ -1,5 +1,7 @@
 #include "server/protocol/table_schema_reader.h"
 
+#include "server/protocol/table_settings_reader.h"
+
 namespace dynapage {
 
 namespace {
@@ -148,6 +150,7 @@ Status ReadSecondaryIndex(const RequestReader& r, const std::string& path, bool 
   DP_RETURN_IF_ERROR(ReadKeySchema(r, "KeySchema", path + ".keySchema", &out->key, &key_present, errors, !global));
   DP_RETURN_IF_ERROR(ReadProjection(r, path, &out->projection_type, &out->non_key_attributes, errors));
   if (global) DP_RETURN_IF_ERROR(ReadThroughput(r, path + ".provisionedThroughput", &out->throughput, errors));
+  if (global) DP_RETURN_IF_ERROR(ReadCapacitySettings(r, path, &out->settings, errors));
   if (!key_present) errors->AddNull(path + ".keySchema");
   errors->CheckTableName(name, path + ".indexName");
   return Status::OK();

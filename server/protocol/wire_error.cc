@@ -80,6 +80,7 @@ WireError ToWireError(const Status& status, const std::string& extra) {
         case ErrorCode::kLimitExceeded: name = "LimitExceededException"; break;
         case ErrorCode::kTableNotFound: name = "TableNotFoundException"; break;
         case ErrorCode::kDuplicateItem: name = "DuplicateItemException"; break;
+        case ErrorCode::kPolicyNotFound: name = "PolicyNotFoundException"; break;
         case ErrorCode::kExpiredIterator: name = "ExpiredIteratorException"; break;
         case ErrorCode::kTrimmedDataAccess: name = "TrimmedDataAccessException"; break;
         default: break;

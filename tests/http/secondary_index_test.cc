@@ -286,11 +286,13 @@ TEST_F(IndexDescriptionTest, ShapesOfLocalAndGlobalIndexes) {
       "KeySchema":[{"AttributeName":"gpk","KeyType":"HASH"},{"AttributeName":"gsk","KeyType":"RANGE"}],
       "Projection":{"ProjectionType":"ALL"},"IndexStatus":"ACTIVE",
       "ProvisionedThroughput":{"NumberOfDecreasesToday":0,"ReadCapacityUnits":0,"WriteCapacityUnits":0},
+      "WarmThroughput":{"ReadUnitsPerSecond":12000,"WriteUnitsPerSecond":4000,"Status":"ACTIVE"},
       "IndexSizeBytes":0,"ItemCount":0,"IndexArn":"arn:aws:dynamodb:us-east-1:000000000000:table/tab/index/by_gpk"})"),
             DescribedIndex(server_, "tab", "by_gpk"));
   EXPECT_EQ(Canonical(R"({"IndexName":"gpk_keys","KeySchema":[{"AttributeName":"gpk","KeyType":"HASH"}],
       "Projection":{"ProjectionType":"KEYS_ONLY"},"IndexStatus":"ACTIVE",
       "ProvisionedThroughput":{"NumberOfDecreasesToday":0,"ReadCapacityUnits":0,"WriteCapacityUnits":0},
+      "WarmThroughput":{"ReadUnitsPerSecond":12000,"WriteUnitsPerSecond":4000,"Status":"ACTIVE"},
       "IndexSizeBytes":0,"ItemCount":0,"IndexArn":"arn:aws:dynamodb:us-east-1:000000000000:table/tab/index/gpk_keys"})"),
             DescribedIndex(server_, "tab", "gpk_keys"));
 }

@@ -1,5 +1,8 @@
-# A table as infrastructure code writes one: keys, a GSI, an LSI, TTL, tags and point-in-time recovery.
-# scripts/terraform-test.sh applies it against dynapage, then `terraform plan` must find nothing to change.
+# A table as infrastructure code writes one: keys, a GSI, an LSI, TTL, tags, point-in-time recovery, a stream, the
+# table class, encryption with the account's KMS key, on-demand throughput (table and GSI) and deletion protection:
+# every attribute of aws_dynamodb_table that works locally (warm_throughput needs provider 6.x; the mirror has 5.x).
+# scripts/terraform-test.sh applies it against dynapage, then `terraform plan` must find nothing to change, a second
+# apply changes nothing, and it turns deletion protection off before destroying.
 
 terraform {
   required_providers {
@@ -11,6 +14,11 @@ terraform {
 
 variable "endpoint" {
   type = string
+}
+
+variable "deletion_protection" {
+  type    = bool
+  default = true
 }
 
 provider "aws" {
@@ -55,6 +63,11 @@ resource "aws_dynamodb_table" "orders" {
     range_key       = "placed_at"
     projection_type = "INCLUDE"
     non_key_attributes = ["total"]
+
+    on_demand_throughput {
+      max_read_request_units  = 200
+      max_write_request_units = 100
+    }
   }
 
   local_secondary_index {
@@ -70,6 +83,21 @@ resource "aws_dynamodb_table" "orders" {
 
   point_in_time_recovery {
     enabled = true
+  }
+
+  stream_enabled   = true
+  stream_view_type = "NEW_AND_OLD_IMAGES"
+
+  table_class                 = "STANDARD_INFREQUENT_ACCESS"
+  deletion_protection_enabled = var.deletion_protection
+
+  server_side_encryption {
+    enabled = true
+  }
+
+  on_demand_throughput {
+    max_read_request_units  = 1000
+    max_write_request_units = 500
   }
 
   tags = {

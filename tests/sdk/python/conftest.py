@@ -22,6 +22,7 @@ from botocore.auth import SigV4Auth
 from botocore.awsrequest import AWSRequest
 from botocore.config import Config
 from botocore.credentials import Credentials
+from botocore.exceptions import ClientError
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 READY = re.compile(r"listening on http://([^:\s]+):(\d+)")
@@ -32,6 +33,43 @@ CREDENTIALS = {
     "aws_secret_access_key": "dynapage-test-secret",
     "region_name": "us-east-1",
 }
+
+
+class RawClient:
+    """Calls DynamoDB operations as boto3's client does (raw.describe_table(TableName="t") returns the answer as a
+    dict, an error raises botocore's ClientError), but sends the members as given, without botocore's service model:
+    for the operations and members newer than the model of Debian's python3-botocore."""
+
+    def __init__(self, endpoint):
+        self.endpoint = endpoint
+
+    def call(self, operation, body):
+        """(HTTP status, JSON answer) of one request, signed as CREDENTIALS."""
+        request = AWSRequest(method="POST", url=self.endpoint + "/", data=json.dumps(body).encode(),
+                             headers={"Content-Type": "application/x-amz-json-1.0",
+                                      "X-Amz-Target": f"DynamoDB_20120810.{operation}"})
+        credentials = Credentials(CREDENTIALS["aws_access_key_id"], CREDENTIALS["aws_secret_access_key"])
+        SigV4Auth(credentials, "dynamodb", CREDENTIALS["region_name"]).add_auth(request)
+        prepared = request.prepare()
+        sent = urllib.request.Request(prepared.url, data=prepared.body, method="POST", headers=dict(prepared.headers))
+        try:
+            with urllib.request.urlopen(sent, timeout=30) as answer:
+                return answer.status, json.loads(answer.read() or b"{}")
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read() or b"{}")
+
+    def __getattr__(self, name):
+        operation = "".join(part.capitalize() for part in name.split("_"))
+
+        def api_call(**body):
+            status, answer = self.call(operation, body)
+            if status != 200:
+                error = {"Code": answer.get("__type", "").rsplit("#", 1)[-1],
+                         "Message": answer.get("message", answer.get("Message", ""))}
+                raise ClientError({"Error": error, "ResponseMetadata": {"HTTPStatusCode": status}}, operation)
+            return answer
+
+        return api_call
 
 
 def dynapage_binary():
@@ -106,6 +144,10 @@ class Dynapage:
         status, text = self.admin(method, path, body, access_key, region)
         assert status == 200, text
         return json.loads(text)
+
+    def raw_client(self):
+        """A client of any operation and member, Debian's older botocore model or not (RawClient)."""
+        return RawClient(self.endpoint)
 
     def resource(self):
         return boto3.resource("dynamodb", endpoint_url=self.endpoint, **CREDENTIALS)
