@@ -127,7 +127,7 @@ std::string TestBench::Open() { return options_.request_log.empty() ? "" : log_-
 
 const char* TestBench::WatchRequests() {
   if (!options_.request_log.empty()) return "file";
-  console_watch_until_ = SteadyNanos() + kConsoleWatchNanos;
+  console_watch_until_ = SteadyNanos() + options_.console_watch_ms * 1000000;
   if (!log_on_) {
     log_kept_ = log_on_ = true;
     Rearm();

@@ -39,6 +39,8 @@ struct TestBenchOptions {
   std::string request_log;                  // --request-log: a path, "-" for stdout, "" for none
   bool log_text = false;                    // --log-format text: the file gets lines a person reads
   bool metrics = false;                     // --metrics
+  // How long the request log keeps recording in memory after the console last asked for it (WatchRequests).
+  int64_t console_watch_ms = 60000;
 };
 
 // Reads a JSON list of fault rules (--faults FILE); operations: as ParseFaultRule's. Returns "" or what is wrong,
@@ -82,7 +84,7 @@ class TestBench : public RequestHooks {
   // The request log: on with --request-log, or (its recent lines in memory only) once the console watched it.
   const RequestLog* log() const { return log_kept_ ? log_.get() : nullptr; }
   // The console asks for the recent requests: without --request-log, the log keeps them in memory (not in a file)
-  // from now until kConsoleWatchNanos after the last call, and then stops, so that a closed console costs requests
+  // from now until options' console_watch_ms after the last call, and then stops, so that a closed console costs requests
   // nothing (docs/console.md). Returns whether the lines go to a file ("file") or memory only ("memory").
   const char* WatchRequests();
   const Metrics* metrics() const { return metrics_.get(); }
@@ -140,8 +142,6 @@ class TestBench : public RequestHooks {
   std::atomic<int64_t> console_watch_until_{0};
 };
 
-// How long the request log keeps recording in memory after the console last asked for it.
-constexpr int64_t kConsoleWatchNanos = 60'000'000'000;
 
 }  // namespace dynapage
 

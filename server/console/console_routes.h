@@ -13,7 +13,7 @@
 //                                      owner (access key, region) and table count, and the server's page size
 //   GET /_dynapage/console/requests    the request log's recent lines (?limit=N as /_dynapage/requests), and how
 //                                      they are kept: without --request-log, asking starts keeping them in memory
-//                                      for kConsoleWatchNanos (TestBench::WatchRequests)
+//                                      for a minute (TestBench::WatchRequests)
 
 #ifndef DYNAPAGE_SERVER_CONSOLE_CONSOLE_ROUTES_H_
 #define DYNAPAGE_SERVER_CONSOLE_CONSOLE_ROUTES_H_
