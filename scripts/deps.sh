@@ -11,8 +11,10 @@ DYNAPAGE_BUILD_PACKAGES=(
   libcpp-httplib-dev rapidjson-dev librocksdb-dev libgtest-dev libssl-dev zlib1g-dev libdeflate-dev
   libsnappy-dev libbz2-dev liblz4-dev libzstd-dev
 )
+# chromium and python3-websocket: the console's test in a real browser (tests/console/console_browser_test.py).
 # shellcheck disable=SC2034
-DYNAPAGE_TEST_PACKAGES=(python3-boto3 python3-pytest python3-pytest-xdist python3-yaml awscli valgrind)
+DYNAPAGE_TEST_PACKAGES=(python3-boto3 python3-pytest python3-pytest-xdist python3-yaml awscli valgrind chromium
+  python3-websocket)
 # clang and its libFuzzer runtime, for scripts/fuzz.sh (Debian 12's clang is 14).
 # shellcheck disable=SC2034
 DYNAPAGE_FUZZ_PACKAGES=(clang libclang-rt-14-dev)

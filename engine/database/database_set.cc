@@ -105,9 +105,13 @@ DatabaseSet::~DatabaseSet() {
 }
 
 Status DatabaseSet::ForEachOpen(const std::function<Status(Database*)>& fn) {
-  if (shared_) return fn(shared_);
+  return ForEachNamespace([&fn](const Caller&, Database* db) { return fn(db); });
+}
+
+Status DatabaseSet::ForEachNamespace(const std::function<Status(const Caller&, Database*)>& fn) {
+  if (shared_) return fn(Caller(), shared_);
   std::shared_lock<std::shared_mutex> lock(mu_);
-  for (const auto& [name, space] : open_) DP_RETURN_IF_ERROR(fn(space.db.get()));
+  for (const auto& [name, space] : open_) DP_RETURN_IF_ERROR(fn(space.caller, space.db.get()));
   return Status::OK();
 }
 

@@ -69,6 +69,9 @@ class DatabaseSet {
   // Runs fn on every database open now (the shared one, or each namespace's used so far), stopping at the first
   // error. Thread-safe; fn must not call back into the set.
   Status ForEachOpen(const std::function<Status(Database*)>& fn);
+  // The same, with the caller that first named each namespace (a default Caller for the shared one): who the
+  // namespace belongs to (its access key and region), for the console's list of namespaces.
+  Status ForEachNamespace(const std::function<Status(const Caller&, Database*)>& fn);
   // From now on one TTL sweeper (engine/database/sweeper.h) sweeps every database, open or opened later, every
   // interval_ms, in context (whose caller becomes each namespace's first caller). interval_ms 0 starts none.
   // REQUIRES: called once; context's clock outlives the set.

@@ -202,20 +202,25 @@ WireResponse AdminApi::Reset(const AdminRequest& request) {
                    "],\"milliseconds\":" + std::to_string(millis) + "}");
 }
 
+bool RecentRequestsLimit(const AdminRequest& request, size_t* limit, WireResponse* refusal) {
+  *limit = kDefaultRecentRequests;
+  auto param = request.query.find("limit");
+  if (param == request.query.end()) return true;
+  const std::string& text = param->second;
+  bool digits = !text.empty() && text.size() <= 4 && text.find_first_not_of("0123456789") == std::string::npos;
+  *limit = digits ? std::stoul(text) : 0;
+  if (*limit >= 1 && *limit <= kRecentRequests) return true;
+  *refusal =
+      AdminError(400, "BadRequest",
+                 "limit must be a whole number from 1 to " + std::to_string(kRecentRequests) + ", not " + Quoted(text));
+  return false;
+}
+
 WireResponse AdminApi::Requests(const AdminRequest& request) const {
   if (!bench_->log()) return FeatureOff("the request log", "--request-log FILE (or - for stdout)");
-  size_t limit = kDefaultRecentRequests;
-  auto param = request.query.find("limit");
-  if (param != request.query.end()) {
-    const std::string& text = param->second;
-    bool digits = !text.empty() && text.size() <= 4 && text.find_first_not_of("0123456789") == std::string::npos;
-    limit = digits ? std::stoul(text) : 0;
-    if (limit < 1 || limit > kRecentRequests) {
-      return AdminError(
-          400, "BadRequest",
-          "limit must be a whole number from 1 to " + std::to_string(kRecentRequests) + ", not " + Quoted(text));
-    }
-  }
+  size_t limit = 0;
+  WireResponse refusal;
+  if (!RecentRequestsLimit(request, &limit, &refusal)) return refusal;
   return AdminJson(bench_->log()->RecentJson(limit, request.scope));
 }
 

@@ -41,6 +41,9 @@ struct AdminRequest {
 WireResponse AdminError(int status, const std::string& kind, const std::string& message);
 // A JSON answer with status 200.
 WireResponse AdminJson(std::string body);
+// The ?limit=N of a route listing recent requests (1 to kRecentRequests, default 100): true with *limit, or false
+// with *refusal the 400 answer.
+bool RecentRequestsLimit(const AdminRequest& request, size_t* limit, WireResponse* refusal);
 
 class AdminApi {
  public:

@@ -108,12 +108,32 @@ bool OriginListed(const std::vector<std::string>& origins, std::string_view orig
   return false;
 }
 
+namespace {
+
+bool HostAllowed(std::string_view host, const BrowserGuardOptions& options) {
+  std::string_view name = HostName(host);
+  bool allowed = false;
+  for (const std::string& listed : options.allowed_hosts) allowed = allowed || EqualsIgnoringCase(listed, name);
+  return allowed;
+}
+
+}  // namespace
+
+bool IsOwnOrigin(const GuardedRequest& request, const BrowserGuardOptions& options) {
+  static constexpr std::string_view kHttp = "http://";
+  if (request.host.empty() || request.origin.size() != kHttp.size() + request.host.size()) return false;
+  if (!EqualsIgnoringCase(request.origin.substr(0, kHttp.size()), kHttp) ||
+      !EqualsIgnoringCase(request.origin.substr(kHttp.size()), request.host)) {
+    return false;
+  }
+  // Under a name of this machine only: a page DNS rebinding led here has its own name as both Host and Origin.
+  return IsLoopbackHost(request.host) || HostAllowed(request.host, options);
+}
+
 bool RefuseBrowserRequest(const GuardedRequest& request, const BrowserGuardOptions& options, WireResponse* refusal) {
   if (request.loopback_only && !request.host.empty() && !IsLoopbackHost(request.host)) {
     std::string_view name = HostName(request.host);
-    bool allowed = false;
-    for (const std::string& host : options.allowed_hosts) allowed = allowed || EqualsIgnoringCase(host, name);
-    if (!allowed) {
+    if (!HostAllowed(request.host, options)) {
       *refusal = Forbidden(request, "ForbiddenHost",
                            "Host '" + std::string(ToValidUtf8(name)) +
                                "' is not a loopback name or address: dynapage listens on loopback only and refuses "
@@ -123,7 +143,8 @@ bool RefuseBrowserRequest(const GuardedRequest& request, const BrowserGuardOptio
     }
   }
   if (!AdminApi::IsAdminPath(request.path)) return false;
-  if (!request.origin.empty() && !OriginListed(options.admin_cors_origins, request.origin)) {
+  if (!request.origin.empty() && !OriginListed(options.admin_cors_origins, request.origin) &&
+      !IsOwnOrigin(request, options)) {
     *refusal = AdminError(403, "ForbiddenOrigin",
                           "the admin API does not answer pages of origin '" + ToValidUtf8(request.origin) +
                               "'; start dynapage with --admin-cors ORIGIN to allow one");

@@ -10,7 +10,8 @@
 //     path (DNS rebinding gives a page a foreign name for 127.0.0.1). Bound to another address (0.0.0.0 in a
 //     container), any Host is served: the operator chose who can connect.
 //   - Admin routes (/_dynapage/..., /metrics): a request that carries an Origin not allowed by --admin-cors is
-//     refused with 403, a CORS preflight for them too; a state-changing one (any method but GET, HEAD) needs
+//     refused with 403, a CORS preflight for them too, unless the Origin is dynapage's own (IsOwnOrigin: the
+//     console's page at /_dynapage/console/, docs/console.md); a state-changing one (any method but GET, HEAD) needs
 //     Content-Type: application/json, which no page can send cross-origin without a preflight (415 otherwise).
 // The DynamoDB API's CORS (--cors) is not this class's: SDKs in browsers work as before.
 
@@ -50,6 +51,11 @@ bool RefuseBrowserRequest(const GuardedRequest& request, const BrowserGuardOptio
 // Whether host (a Host header's value, with or without a port) names this machine's loopback: localhost, a name
 // under .localhost, an address of 127.0.0.0/8, or ::1 (in brackets).
 bool IsLoopbackHost(std::string_view host);
+
+// Whether request comes from a page dynapage served itself: its Origin is http:// and its Host, and that Host is
+// a loopback name or address or one of --allow-host (so never a name DNS rebinding brought, even when bound to
+// 0.0.0.0, where the Host check does not apply).
+bool IsOwnOrigin(const GuardedRequest& request, const BrowserGuardOptions& options);
 
 // Whether origin is one of origins ("*" among them allows any).
 bool OriginListed(const std::vector<std::string>& origins, std::string_view origin);

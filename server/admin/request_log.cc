@@ -62,6 +62,8 @@ std::string RequestLogJson(const LoggedRequest& r) {
   w.Bool(r.last_evaluated_key);
   Field(&w, "page_end", r.page_end);
   Field(&w, "injected", r.injected);
+  Field(&w, "start_key", r.start_key);
+  Field(&w, "next_key", r.next_key);
   w.EndObject();
   return std::string(buffer.GetString(), buffer.GetSize());
 }

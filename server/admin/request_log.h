@@ -36,6 +36,10 @@ struct LoggedRequest {
   // Query and Scan: why the page ended: "limit", "size" (1 MB), "max-page-bytes", "chaos" or "end"; else empty.
   std::string_view page_end;
   std::string injected;
+  // The continuation the request sent (ExclusiveStartKey, NextToken, ShardIterator, ExclusiveStartTableName) and
+  // the one its answer handed out (LastEvaluatedKey, NextToken, NextShardIterator, LastEvaluatedTableName), as JSON
+  // text; empty when there is none. The console links the pages of a chain by them (docs/console.md).
+  std::string start_key, next_key;
 };
 // The JSON object of one line (without a newline), long text fields cut.
 std::string RequestLogJson(const LoggedRequest& request);

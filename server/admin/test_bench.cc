@@ -11,6 +11,7 @@
 
 #include "engine/base/check.h"
 #include "server/admin/admin_json.h"
+#include "server/admin/logged_continuation.h"
 #include "server/protocol/in_process_request.h"
 
 namespace dynapage {
@@ -115,13 +116,24 @@ std::string ParseFaultRuleList(const rapidjson::Value& document, const std::vect
 TestBench::TestBench(TestBenchOptions options) : options_(std::move(options)) {
   for (const FaultRule& rule : options_.faults) faults_.Add(rule);
   if (options_.audit_pagination) audit_ = std::make_unique<PaginationAudit>();
-  if (!options_.request_log.empty()) log_ = std::make_unique<RequestLog>();
+  log_ = std::make_unique<RequestLog>();
+  log_on_ = log_kept_ = !options_.request_log.empty();
   if (options_.metrics) metrics_ = std::make_unique<Metrics>();
   every_namespace_chaos_.seed = options_.page_chaos_seed;
   Rearm();
 }
 
-std::string TestBench::Open() { return log_ ? log_->Open(options_.request_log) : ""; }
+std::string TestBench::Open() { return options_.request_log.empty() ? "" : log_->Open(options_.request_log); }
+
+const char* TestBench::WatchRequests() {
+  if (!options_.request_log.empty()) return "file";
+  console_watch_until_ = SteadyNanos() + options_.console_watch_ms * 1000000;
+  if (!log_on_) {
+    log_kept_ = log_on_ = true;
+    Rearm();
+  }
+  return "memory";
+}
 
 void TestBench::Rearm() {
   {
@@ -129,7 +141,7 @@ void TestBench::Rearm() {
     chaos_on_ = !every_namespace_chaos_.empty() || !chaos_.empty();
   }
   faults_on_ = !faults_.empty();
-  set_armed(chaos_on_ || faults_on_ || audit_ || log_ || metrics_);
+  set_armed(chaos_on_ || faults_on_ || audit_ || log_on_ || metrics_);
 }
 
 std::string TestBench::ScopeOf(std::string_view authorization) const {
@@ -281,7 +293,7 @@ std::optional<uint64_t> TestBench::ChaosSeedFor(const std::string& scope, const 
 bool TestBench::Before(HookedRequest* request, RequestContext* context, WireResponse* fault) {
   request->start_nanos = SteadyNanos();
   const rapidjson::Value& body = *request->body;
-  if (log_ || metrics_ || audit_) context->counters = &request->counters;
+  if (log_on_ || metrics_ || audit_) context->counters = &request->counters;
   const RequestTargets& targets = request->targets();
   std::string scope;
   if (chaos_on_ || faults_on_) scope = ScopeOf(request->wire->authorization);
@@ -328,7 +340,13 @@ void TestBench::After(const HookedRequest& request, const WireResponse& response
   const RequestCounters& counters = request.counters;
   const rapidjson::Value& body = *request.body;
   std::string_view error = response.status == 200 ? std::string_view() : ErrorNameOf(response.body);
-  const std::string scope = audit_ || log_ ? ScopeOf(request.wire->authorization) : std::string();
+  // The console stopped watching a log kept in memory only: it stops recording.
+  if (log_on_ && options_.request_log.empty() && request.start_nanos > console_watch_until_) {
+    log_on_ = false;
+    Rearm();
+  }
+  const bool log_on = log_on_;
+  const std::string scope = audit_ || log_on ? ScopeOf(request.wire->authorization) : std::string();
   if (audit_ && response.status == 200 && IsContinued(request.operation)) {
     rapidjson::Document answer;
     answer.Parse(response.body.c_str(), response.body.size());
@@ -347,7 +365,7 @@ void TestBench::After(const HookedRequest& request, const WireResponse& response
   std::string injected = request.fault;
   if (!counters.injected.empty()) injected.append(injected.empty() ? "" : "; ").append(counters.injected);
   if (metrics_) metrics_->Record(request.operation, response.status, seconds, counters, !request.fault.empty());
-  if (!log_) return;
+  if (!log_on) return;
   Caller caller = CallerOf(request.wire->authorization, default_region_);
   const RequestTargets& targets = request.targets();
   LoggedRequest line;
@@ -378,6 +396,10 @@ void TestBench::After(const HookedRequest& request, const WireResponse& response
     line.page_end = PageEnd(body, counters, max_page_bytes_);
   }
   line.injected = std::move(injected);
+  LoggedContinuation continuation =
+      ContinuationOf(request.operation, body, response.status == 200 ? response.body : "", counters.returned_last_key);
+  line.start_key = std::move(continuation.start);
+  line.next_key = std::move(continuation.next);
   std::string json = RequestLogJson(line);
   log_->Write(std::move(json), scope, options_.log_text ? RequestLogText(line) : std::string());
 }

@@ -39,6 +39,8 @@ struct TestBenchOptions {
   std::string request_log;                  // --request-log: a path, "-" for stdout, "" for none
   bool log_text = false;                    // --log-format text: the file gets lines a person reads
   bool metrics = false;                     // --metrics
+  // How long the request log keeps recording in memory after the console last asked for it (WatchRequests).
+  int64_t console_watch_ms = 60000;
 };
 
 // Reads a JSON list of fault rules (--faults FILE); operations: as ParseFaultRule's. Returns "" or what is wrong,
@@ -79,7 +81,12 @@ class TestBench : public RequestHooks {
   const std::vector<std::string>& operations() const { return operations_; }
   // Null when the feature is off.
   const PaginationAudit* audit() const { return audit_.get(); }
-  const RequestLog* log() const { return log_.get(); }
+  // The request log: on with --request-log, or (its recent lines in memory only) once the console watched it.
+  const RequestLog* log() const { return log_kept_ ? log_.get() : nullptr; }
+  // The console asks for the recent requests: without --request-log, the log keeps them in memory (not in a file)
+  // from now until options' console_watch_ms after the last call, and then stops, so that a closed console costs requests
+  // nothing (docs/console.md). Returns whether the lines go to a file ("file") or memory only ("memory").
+  const char* WatchRequests();
   const Metrics* metrics() const { return metrics_.get(); }
   // Forgets what the audit and the request log hold of scope (POST /_dynapage/reset).
   void ForgetRequests(const std::string* scope);
@@ -114,7 +121,7 @@ class TestBench : public RequestHooks {
   std::unique_ptr<Dispatcher> replays_;  // without hooks: the audit's own reads are not audited, cut or faulted
   FaultRules faults_;
   std::unique_ptr<PaginationAudit> audit_;
-  std::unique_ptr<RequestLog> log_;
+  std::unique_ptr<RequestLog> log_;  // always made; writes only while log_on_
   std::unique_ptr<Metrics> metrics_;
 
   NamespaceMode namespace_mode_ = NamespaceMode::kShared;  // set by Attach()
@@ -128,7 +135,13 @@ class TestBench : public RequestHooks {
   std::map<std::string, uint64_t> chaos_requests_;  // guarded by chaos_mu_; by namespace
   std::atomic<bool> chaos_on_{false};
   std::atomic<bool> faults_on_{false};
+  // The request log writes lines: always with --request-log, else while the console watches (until
+  // console_watch_until_, steady nanoseconds).
+  std::atomic<bool> log_on_{false};
+  std::atomic<bool> log_kept_{false};
+  std::atomic<int64_t> console_watch_until_{0};
 };
+
 
 }  // namespace dynapage
 

@@ -71,6 +71,7 @@ DirectOutcome HttpServer::ServeDirect(ConnectionStream& stream, bool* close_conn
   if (!*close_connection) text.append(keep_alive_line_);
   text.append("x-amz-crc32: ").append(std::to_string(libdeflate_crc32(0, answer.body.data(), answer.body.size())));
   text.append("\r\nx-amzn-RequestId: ").append(request_id).append("\r\n");
+  for (const auto& [name, value] : answer.headers) text.append(name).append(": ").append(value).append("\r\n");
   text.append(DateHeaderLine()).append(cors_header_lines_).append("\r\n");
   bool written =
       stream.write(text.data(), text.size()) >= 0 && stream.write(answer.body.data(), answer.body.size()) >= 0;

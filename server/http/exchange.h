@@ -10,6 +10,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace dynapage {
@@ -45,6 +46,9 @@ struct HttpAnswer {
   std::string content_type = "application/x-amz-json-1.0";
   std::string body;
   bool drop_connection = false;  // an injected fault: close the connection without answering
+  // More header lines (name, value) for answers that need them (the console's caching and CSP); REQUIRES: no CR
+  // or LF in either.
+  std::vector<std::pair<std::string, std::string>> headers;
 };
 
 // Which web pages may call a path, and how (CORS): what the HTTP layer writes into a preflight's answer and whether

@@ -65,6 +65,7 @@ void HttpServer::Answer(const httplib::Request& req, httplib::Response& res) {
   // Straight into the header map: set_header() would scan the value, which we made, for CR and LF.
   res.headers.emplace("Content-Type", std::move(r.content_type));
   res.headers.emplace("x-amzn-RequestId", std::move(request_id));
+  for (auto& [name, value] : r.headers) res.headers.emplace(std::move(name), std::move(value));
   if (cors_header_lines_.empty() && !request.origin.empty() &&
       OriginAllowed(CrossOriginOrigins(request.path), request.origin)) {
     res.headers.emplace("Access-Control-Allow-Origin", std::string(request.origin));

@@ -14,6 +14,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "engine/base/clock.h"
 #include "engine/base/offset_clock.h"
@@ -71,6 +73,8 @@ struct WireResponse {
   std::string content_type = "application/x-amz-json-1.0";
   std::string body;
   bool drop_connection = false;  // an injected fault: close the connection without answering
+  // More header lines (name, value): the console's Cache-Control and Content-Security-Policy (HttpAnswer's).
+  std::vector<std::pair<std::string, std::string>> headers;
 };
 
 // What the hooks see of a dispatched request, and keep for it from Before() to After().

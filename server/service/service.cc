@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "server/admin/admin_streams.h"
+#include "server/console/console_routes.h"
 #include "server/operations/operation_table.h"
 
 namespace dynapage {
@@ -15,6 +16,7 @@ HttpAnswer ToHttpAnswer(WireResponse&& answer) {
   response.content_type = std::move(answer.content_type);
   response.body = std::move(answer.body);
   response.drop_connection = answer.drop_connection;
+  response.headers = std::move(answer.headers);
   return response;
 }
 
@@ -59,6 +61,7 @@ void Service::Wire(const ServiceOptions& options, TestBench* bench) {
   hooked.hooks = bench_;
   admin_ = std::make_unique<AdminApi>(databases_, bench_);
   AddStreamsAdminRoutes(admin_.get(), databases_, options);
+  AddConsoleRoutes(admin_.get(), databases_, bench_, options);
   bench_->Attach(databases_, options, FindOperation, ServedOperationNames());
   dispatcher_ =
       std::make_unique<Dispatcher>(databases_, hooked, FindOperation, FindStreamsOperation, DeclareOperationTargets);
