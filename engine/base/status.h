@@ -34,6 +34,12 @@ enum class ErrorCode {
   kTableNotFound,               // TableNotFoundException (the backup operations' "no such table")
   kDuplicateItem,               // DuplicateItemException (PartiQL INSERT of an existing key)
   kAccessDenied,                // AccessDeniedException (a ResourceArn that is no ARN at all)
+  // Global tables (docs/global-tables.md).
+  kGlobalTableAlreadyExists,    // GlobalTableAlreadyExistsException
+  kGlobalTableNotFound,         // GlobalTableNotFoundException
+  kReplicaAlreadyExists,        // ReplicaAlreadyExistsException
+  kReplicaNotFound,             // ReplicaNotFoundException
+  kIndexNotFound,               // IndexNotFoundException
 };
 
 // What a shared check found, where an operation words that error its own way. kNone for everything else.

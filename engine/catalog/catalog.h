@@ -45,6 +45,8 @@ struct TableDescription {
   std::map<std::string, std::string> index_status;  // by index name, for an index that is not ACTIVE
   // A vector index's Backfilling, by index name, while it is shown (docs/vector-search.md: absent once ACTIVE).
   std::map<std::string, bool> index_backfilling;
+  // A replica (docs/global-tables.md) that is not ACTIVE, by region: CREATING, DELETING.
+  std::map<std::string, std::string> replica_status;
 };
 
 class Catalog {

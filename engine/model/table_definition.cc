@@ -233,6 +233,10 @@ std::string SerializeTableDefinition(const TableDefinition& t) {
   w.String(t.latest_stream_arn);
   w.Key("latestStreamLabel");
   w.String(t.latest_stream_label);
+  if (t.global.is_global()) {
+    w.Key("global");
+    WriteGlobalTableMembership(t.global, &w);
+  }
   w.EndObject();
   return std::string(buffer.GetString(), buffer.GetSize());
 }
@@ -295,6 +299,7 @@ bool ParseTableDefinition(const std::string& json, TableDefinition* t) {
     t->latest_stream_arn = d["latestStreamArn"].GetString();
     t->latest_stream_label = d["latestStreamLabel"].GetString();
   }
+  if (d.HasMember("global") && !ReadGlobalTableMembership(d["global"], &t->global)) return false;
   return true;
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/model/global_table_membership.h"
 #include "engine/model/key_schema.h"
 #include "engine/model/projection_type.h"
 #include "engine/model/vector_index_definition.h"
@@ -64,6 +65,8 @@ struct TableDefinition {
   bool point_in_time_recovery = false;
   double point_in_time_recovery_since = 0;  // when it was last enabled
   int64_t recovery_period_in_days = 35;
+  // The global table this table is a replica of (docs/global-tables.md); empty for a regional table.
+  GlobalTableMembership global;
 
   // REQUIRES nothing; returns nullptr when there is no index of that name.
   const IndexDefinition* FindIndex(const std::string& index_name) const;

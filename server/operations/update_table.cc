@@ -95,6 +95,9 @@ Status CheckUnits(const std::optional<ProvisionedThroughput>& t) {
 }  // namespace
 
 Status HandleUpdateTable(OperationContext& ctx) {
+  // Replicas of a global table: their own handler (update_table_replicas.cc).
+  const rapidjson::Value* replica_updates = RequestReader(ctx.request).Get("ReplicaUpdates");
+  if (replica_updates && replica_updates->IsArray() && !replica_updates->Empty()) return HandleUpdateTableReplicas(ctx);
   RequestReader r(ctx.request);
   ConstraintErrors errors;
   UpdateTableRequest request;
