@@ -106,7 +106,7 @@ Status DatabaseSet::Open(NamespaceMode mode, const DatabaseOptions& options, std
 
 DatabaseSet::~DatabaseSet() {
   replicator_.reset();  // applies what is queued, into databases that are still open
-  sweeper_.reset();  // before the databases it sweeps; not under mu_, which its round takes
+  sweeper_.reset();     // before the databases it sweeps; not under mu_, which its round takes
 }
 
 Status DatabaseSet::ForEachOpen(const std::function<Status(Database*)>& fn) {

@@ -83,7 +83,7 @@ class DatabaseSet {
 
   struct Namespace {
     std::unique_ptr<Database> db;
-    Caller caller;  // the first caller: the sweeper's, for the ARNs of its stream records
+    Caller caller;                          // the first caller: the sweeper's, for the ARNs of its stream records
     std::unique_ptr<ReplicationSink> sink;  // where its write path sends the writes of replicas
   };
   // The database of caller's namespace, looked up by name under the lock, or made.

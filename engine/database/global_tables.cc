@@ -144,16 +144,17 @@ Status CheckReplicaUpdates(DatabaseSet* set, const RequestContext& ctx, const Ta
   if (Contains(*creates, ctx.caller.region) || Contains(request.deletes, ctx.caller.region)) {
     return Status::Validation("Cannot add or delete the local region through ReplicaUpdates");
   }
-  for (const std::vector<std::string>* list : {static_cast<const std::vector<std::string>*>(creates), &request.deletes,
-                                               &request.witness_creates}) {
+  for (const std::vector<std::string>* list :
+       {static_cast<const std::vector<std::string>*>(creates), &request.deletes, &request.witness_creates}) {
     for (const std::string& region : *list) {
       if (!ValidRegionName(region)) return Invalid("Invalid region name: " + region);
     }
   }
   const bool strong = request.consistency && *request.consistency == "STRONG";
   if (!request.witness_creates.empty() && !strong) {
-    return Status::Validation("MultiRegionConsistency must be set as STRONG when GlobalTableWitnessUpdates parameter "
-                              "is present.");
+    return Status::Validation(
+        "MultiRegionConsistency must be set as STRONG when GlobalTableWitnessUpdates parameter "
+        "is present.");
   }
   if (request.consistency && m.is_global()) {
     return Status::Validation("MultiRegionConsistency parameter is unsupported on existing global table");
@@ -161,12 +162,14 @@ Status CheckReplicaUpdates(DatabaseSet* set, const RequestContext& ctx, const Ta
   if (strong) {
     if (!request.deletes.empty() || 1 + creates->size() + request.witness_creates.size() != 3 ||
         request.witness_creates.size() > 1) {
-      return Status::Validation("Unsupported replica count for global tables with MultiRegionConsistency set to STRONG.");
+      return Status::Validation(
+          "Unsupported replica count for global tables with MultiRegionConsistency set to STRONG.");
     }
     for (const std::string& witness : request.witness_creates) {
       if (witness == ctx.caller.region || Contains(*creates, witness)) {
-        return Status::Validation("Cannot add a witness in the same region as an existing replica when creating a "
-                                  "global table with MultiRegionConsistency set to STRONG.");
+        return Status::Validation(
+            "Cannot add a witness in the same region as an existing replica when creating a "
+            "global table with MultiRegionConsistency set to STRONG.");
       }
     }
   } else if (m.strong_consistency) {
@@ -226,8 +229,8 @@ Status UpdateReplicas(DatabaseSet* set, const RequestContext& ctx, const Replica
   std::vector<std::string> creates;
   DP_RETURN_IF_ERROR(CheckReplicaUpdates(set, ctx, t, request, &creates));
 
-  const std::vector<std::string> members = t.global.is_global() ? RegionsOf(t.global)
-                                                                 : std::vector<std::string>{ctx.caller.region};
+  const std::vector<std::string> members =
+      t.global.is_global() ? RegionsOf(t.global) : std::vector<std::string>{ctx.caller.region};
   if (!creates.empty()) {
     GlobalTableMembership m = t.global;
     if (!m.is_global()) {
@@ -279,8 +282,9 @@ Status UpdateReplicas(DatabaseSet* set, const RequestContext& ctx, const Replica
 
 Status CheckReplicaDeletable(const TableDefinition& table) {
   if (table.global.strong_consistency) {
-    return Status::Validation("Deletion of only one table replica is not supported for global tables with "
-                              "MultiRegionConsistency set to STRONG.");
+    return Status::Validation(
+        "Deletion of only one table replica is not supported for global tables with "
+        "MultiRegionConsistency set to STRONG.");
   }
   return Status::OK();
 }
@@ -333,7 +337,8 @@ Status CheckJoining(DatabaseSet* set, const RequestContext& ctx, const std::stri
   }
   if (d.stats.item_count > 0) return Invalid("Table: " + name + " in region " + region + " is not empty");
   if (first && !SameKeys(*first, t)) {
-    return Invalid("Table: " + name + " in region " + region + " has a key schema that differs from the other replicas");
+    return Invalid("Table: " + name + " in region " + region +
+                   " has a key schema that differs from the other replicas");
   }
   *out = d.definition;
   return Status::OK();
@@ -385,8 +390,7 @@ Status CreateGlobalTable(DatabaseSet* set, const RequestContext& ctx, const std:
   return InfoOf(set, ctx, first, out);
 }
 
-Status DescribeGlobalTable(DatabaseSet* set, const RequestContext& ctx, const std::string& name,
-                           GlobalTableInfo* out) {
+Status DescribeGlobalTable(DatabaseSet* set, const RequestContext& ctx, const std::string& name, GlobalTableInfo* out) {
   Database* db = nullptr;
   DP_RETURN_IF_ERROR(set->For(ctx.caller, &db));
   auto table = db->catalog().FindTable(name);
@@ -458,6 +462,81 @@ Status ListGlobalTables(DatabaseSet* set, const RequestContext& ctx, const std::
     out->push_back(std::move(info));
   }
   return Status::OK();
+}
+
+Status UpdateGlobalTableSettings(DatabaseSet* set, const RequestContext& ctx, const GlobalTableSettingsUpdate& update,
+                                 GlobalTableInfo* out) {
+  GlobalTableInfo group;
+  DP_RETURN_IF_ERROR(DescribeGlobalTable(set, ctx, update.name, &group));
+  const TableDefinition& first = *group.tables.front();
+  GlobalTableMembership m = first.global;
+  auto check_index = [&](const std::string& index) {
+    const IndexDefinition* found = first.FindIndex(index);
+    return found && found->global ? Status::OK()
+                                  : Status::Error(ErrorCode::kIndexNotFound, "Index not found: " + index);
+  };
+  for (const auto& index : update.index_writes) {
+    DP_RETURN_IF_ERROR(check_index(index.name));
+    if (index.scaling) m.index_write_scaling[index.name] = *index.scaling;
+  }
+  if (update.write_scaling) m.write_scaling = *update.write_scaling;
+  for (const auto& replica : update.replicas) {
+    ReplicaMember* member = m.find(replica.region);
+    if (!member) return Status::Error(ErrorCode::kReplicaNotFound, "Replica not found in region " + replica.region);
+    if (replica.read_scaling) member->read_scaling = *replica.read_scaling;
+    for (const auto& index : replica.index_reads) {
+      DP_RETURN_IF_ERROR(check_index(index.name));
+      if (index.scaling) member->index_read_scaling[index.name] = *index.scaling;
+    }
+  }
+  for (const std::string& region : group.regions) {
+    const GlobalTableSettingsUpdate::Replica* own = nullptr;
+    for (const auto& replica : update.replicas) {
+      if (replica.region == region) own = &replica;
+    }
+    DP_RETURN_IF_ERROR(
+        ChangeInRegions(set, ctx, update.name, {region}, [&](const TableDefinition&, TableDefinition* next) {
+          next->global = m;
+          if (update.pay_per_request) next->pay_per_request = *update.pay_per_request;
+          auto at_least_one = [](int64_t* units) { *units = std::max<int64_t>(*units, 1); };
+          if (update.write_units) next->throughput.write_capacity_units = update.write_units;
+          if (own && own->read_units) next->throughput.read_capacity_units = own->read_units;
+          for (IndexDefinition& index : next->indexes) {
+            for (const auto& w : update.index_writes) {
+              if (w.name == index.name && w.units) index.throughput.write_capacity_units = w.units;
+            }
+            for (const auto& r : own ? own->index_reads : std::vector<GlobalTableSettingsUpdate::Index>()) {
+              if (r.name == index.name && r.units) index.throughput.read_capacity_units = r.units;
+            }
+            if (!next->pay_per_request && index.global) {
+              at_least_one(&index.throughput.read_capacity_units);
+              at_least_one(&index.throughput.write_capacity_units);
+            }
+          }
+          if (!next->pay_per_request) {
+            at_least_one(&next->throughput.read_capacity_units);
+            at_least_one(&next->throughput.write_capacity_units);
+          }
+          return Status::OK();
+        }));
+  }
+  return DescribeGlobalTable(set, ctx, update.name, out);
+}
+
+Status FindReplica(DatabaseSet* set, const RequestContext& ctx, const std::string& name,
+                   std::shared_ptr<const TableDefinition>* out) {
+  Database* db = nullptr;
+  DP_RETURN_IF_ERROR(set->For(ctx.caller, &db));
+  *out = db->catalog().FindTable(name);
+  if (!*out || (*out)->global.version != kGlobalTableVersion2019) {
+    return Status::NotFound("Global table with name: '" + name + "' does not exist.");
+  }
+  return Status::OK();
+}
+
+Status SetGroupSettings(DatabaseSet* set, const RequestContext& ctx, const TableDefinition& table,
+                        const GlobalTableMembership& m) {
+  return SetMembership(set, ctx, table.name, RegionsOf(table.global), m, false);
 }
 
 }  // namespace dynapage

@@ -65,12 +65,43 @@ Status UpdateGlobalTable(DatabaseSet* set, const RequestContext& ctx, const std:
                          const std::vector<std::string>& creates, const std::vector<std::string>& deletes,
                          GlobalTableInfo* out);
 // The 2017 group of the table name in ctx's region, or GlobalTableNotFoundException.
-Status DescribeGlobalTable(DatabaseSet* set, const RequestContext& ctx, const std::string& name,
-                           GlobalTableInfo* out);
+Status DescribeGlobalTable(DatabaseSet* set, const RequestContext& ctx, const std::string& name, GlobalTableInfo* out);
 // The 2017 groups with a replica in region, by name after exclusive_start, at most limit; *more if others follow.
 Status ListGlobalTables(DatabaseSet* set, const RequestContext& ctx, const std::string& region,
                         const std::string& exclusive_start, size_t limit, std::vector<GlobalTableInfo>* out,
                         bool* more);
+
+// DescribeGlobalTableSettings and UpdateGlobalTableSettings (2017.11.29 groups). Units 0: unchanged.
+struct GlobalTableSettingsUpdate {
+  std::string name;
+  std::optional<bool> pay_per_request;  // GlobalTableBillingMode
+  int64_t write_units = 0;              // GlobalTableProvisionedWriteCapacityUnits, for every replica
+  std::optional<AutoScalingSettings> write_scaling;
+  struct Index {
+    std::string name;
+    int64_t units = 0;  // write units (global) or read units (of one replica)
+    std::optional<AutoScalingSettings> scaling;
+  };
+  std::vector<Index> index_writes;
+  struct Replica {
+    std::string region;
+    int64_t read_units = 0;
+    std::optional<AutoScalingSettings> read_scaling;
+    std::vector<Index> index_reads;
+  };
+  std::vector<Replica> replicas;
+};
+// IndexNotFoundException for an index the table lacks, ReplicaNotFoundException for a region not in the group.
+Status UpdateGlobalTableSettings(DatabaseSet* set, const RequestContext& ctx, const GlobalTableSettingsUpdate& update,
+                                 GlobalTableInfo* out);
+
+// The 2019.11.21 replica name in ctx's region, for replica auto scaling; ResourceNotFoundException
+// "Global table with name: '<name>' does not exist." for a regional or missing table.
+Status FindReplica(DatabaseSet* set, const RequestContext& ctx, const std::string& name,
+                   std::shared_ptr<const TableDefinition>* out);
+// Writes m (the same group, other settings) into the definition of every member of table's group.
+Status SetGroupSettings(DatabaseSet* set, const RequestContext& ctx, const TableDefinition& table,
+                        const GlobalTableMembership& m);
 
 // Runs change on the table name in each of regions (their namespaces of ctx's access key), one after the other.
 Status ChangeInRegions(DatabaseSet* set, const RequestContext& ctx, const std::string& name,

@@ -127,7 +127,8 @@ bool ReadGlobalTableMembership(const rapidjson::Value& v, GlobalTableMembership*
   m->strong_consistency = v["strong"].GetBool();
   m->witness_region = v["witness"].GetString();
   m->group_created = v["groupCreated"].GetDouble();
-  return ReadScaling(v["writeScaling"], &m->write_scaling) && ReadScalingMap(v["indexWriteScaling"], &m->index_write_scaling);
+  return ReadScaling(v["writeScaling"], &m->write_scaling) &&
+         ReadScalingMap(v["indexWriteScaling"], &m->index_write_scaling);
 }
 
 }  // namespace dynapage

@@ -31,8 +31,8 @@ struct AutoScalingSettings {
   int64_t minimum_units = 0;
   int64_t maximum_units = 0;
   std::string role_arn;
-  std::string policy_name;   // empty: no scaling policy
-  double target_value = 0;   // the target tracking policy's TargetValue
+  std::string policy_name;  // empty: no scaling policy
+  double target_value = 0;  // the target tracking policy's TargetValue
   bool disable_scale_in = false;
   int64_t scale_in_cooldown = 0;
   int64_t scale_out_cooldown = 0;
@@ -48,12 +48,12 @@ struct ReplicaMember {
 };
 
 struct GlobalTableMembership {
-  std::string version;                   // empty: a regional table
-  std::vector<ReplicaMember> replicas;   // every region of the group, this table's included, in the order added
-  bool strong_consistency = false;       // MultiRegionConsistency STRONG
-  std::string witness_region;            // GlobalTableWitnesses (STRONG only), empty if none
-  double group_created = 0;              // 2017: when CreateGlobalTable made the group
-  AutoScalingSettings write_scaling;     // the group's write capacity auto scaling
+  std::string version;                  // empty: a regional table
+  std::vector<ReplicaMember> replicas;  // every region of the group, this table's included, in the order added
+  bool strong_consistency = false;      // MultiRegionConsistency STRONG
+  std::string witness_region;           // GlobalTableWitnesses (STRONG only), empty if none
+  double group_created = 0;             // 2017: when CreateGlobalTable made the group
+  AutoScalingSettings write_scaling;    // the group's write capacity auto scaling
   std::map<std::string, AutoScalingSettings> index_write_scaling;  // by GSI name
 
   bool is_global() const { return !version.empty(); }

@@ -189,7 +189,8 @@ Status ApplyUpdate(const UpdateTableRequest& r, double now, const TableDefinitio
     next->stream_view_type = r.stream_view_type;
   } else if (r.stream_enabled) {
     // A replica's stream carries what the group replicates (docs/global-tables.md).
-    if (current.global.is_global()) return Status::Validation("Disabling Stream is not allowed for a Global Table replica");
+    if (current.global.is_global())
+      return Status::Validation("Disabling Stream is not allowed for a Global Table replica");
     if (current.stream_view_type.empty()) {
       return Status::Validation("Table has no stream to disable: TableName: " + current.name);
     }

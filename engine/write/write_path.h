@@ -154,7 +154,8 @@ class WritePath {
   // stamp kept and than every stamp given before), the 2017 version's aws:rep:* attributes on the item, the stamps
   // to put into the batch, and the local writes to send to the other replicas. Absent items left absent by a local
   // write get nothing.
-  Status StampReplicatedWrites(const RequestContext& ctx, const std::vector<std::shared_ptr<const TableDefinition>>& current,
+  Status StampReplicatedWrites(const RequestContext& ctx,
+                               const std::vector<std::shared_ptr<const TableDefinition>>& current,
                                const std::vector<bool>& found, std::vector<ItemWrite>* writes,
                                std::vector<std::pair<std::string, std::string>>* stamps,
                                std::vector<ReplicatedWrite>* outgoing);

@@ -30,10 +30,7 @@ Status HandleCreateGlobalTable(OperationContext& ctx) {
   DP_RETURN_IF_ERROR(RequireRegionNamespaces(ctx));
   GlobalTableInfo info;
   DP_RETURN_IF_ERROR(CreateGlobalTable(ctx.databases, ctx.context, name, regions, &info));
-  ctx.response.StartObject();
-  ctx.response.Key("GlobalTableDescription");
-  WriteGlobalTableDescription(info, "CREATING", &ctx.response);
-  ctx.response.EndObject();
+  WriteGlobalTableDescriptionResponse(info, "CREATING", &ctx.response);
   return Status::OK();
 }
 

@@ -8,17 +8,9 @@
 namespace dynapage {
 
 Status HandleDescribeGlobalTable(OperationContext& ctx) {
-  ConstraintErrors errors;
-  std::string name;
-  DP_RETURN_IF_ERROR(ReadGlobalTableName(RequestReader(ctx.request), &name, &errors));
-  DP_RETURN_IF_ERROR(errors.ToStatus());
-  DP_RETURN_IF_ERROR(RequireRegionNamespaces(ctx));
   GlobalTableInfo info;
-  DP_RETURN_IF_ERROR(DescribeGlobalTable(ctx.databases, ctx.context, name, &info));
-  ctx.response.StartObject();
-  ctx.response.Key("GlobalTableDescription");
-  WriteGlobalTableDescription(info, "ACTIVE", &ctx.response);
-  ctx.response.EndObject();
+  DP_RETURN_IF_ERROR(DescribeNamedGlobalTable(ctx, &info));
+  WriteGlobalTableDescriptionResponse(info, "ACTIVE", &ctx.response);
   return Status::OK();
 }
 

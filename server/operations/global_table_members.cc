@@ -21,4 +21,13 @@ Status ReadGlobalTableName(const RequestReader& r, std::string* name, Constraint
   return Status::OK();
 }
 
+Status DescribeNamedGlobalTable(const OperationContext& ctx, GlobalTableInfo* info) {
+  ConstraintErrors errors;
+  std::string name;
+  DP_RETURN_IF_ERROR(ReadGlobalTableName(RequestReader(ctx.request), &name, &errors));
+  DP_RETURN_IF_ERROR(errors.ToStatus());
+  DP_RETURN_IF_ERROR(RequireRegionNamespaces(ctx));
+  return DescribeGlobalTable(ctx.databases, ctx.context, name, info);
+}
+
 }  // namespace dynapage

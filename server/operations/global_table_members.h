@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "engine/database/global_tables.h"
 #include "server/protocol/operation.h"
 #include "server/protocol/request_reader.h"
 
@@ -17,6 +18,9 @@ Status RequireRegionNamespaces(const OperationContext& ctx);
 
 // GlobalTableName, with its constraints checked into errors (the caller reports them).
 Status ReadGlobalTableName(const RequestReader& r, std::string* name, ConstraintErrors* errors);
+
+// Describe(GlobalTable|GlobalTableSettings): the 2017.11.29 group their GlobalTableName names.
+Status DescribeNamedGlobalTable(const OperationContext& ctx, GlobalTableInfo* info);
 
 }  // namespace dynapage
 

@@ -26,8 +26,10 @@ const OperationEntry kOperations[] = {
     {"DescribeContinuousBackups", HandleDescribeContinuousBackups},
     {"DescribeEndpoints", HandleDescribeEndpoints},
     {"DescribeGlobalTable", HandleDescribeGlobalTable},
+    {"DescribeGlobalTableSettings", HandleDescribeGlobalTableSettings},
     {"DescribeLimits", HandleDescribeLimits},
     {"DescribeTable", HandleDescribeTable},
+    {"DescribeTableReplicaAutoScaling", HandleDescribeTableReplicaAutoScaling},
     {"DescribeTimeToLive", HandleDescribeTimeToLive},
     {"ExecuteStatement", HandleExecuteStatement, AddStatementTargets},
     {"ExecuteTransaction", HandleExecuteTransaction, AddStatementTargets},
@@ -45,8 +47,10 @@ const OperationEntry kOperations[] = {
     {"UntagResource", HandleUntagResource},
     {"UpdateContinuousBackups", HandleUpdateContinuousBackups},
     {"UpdateGlobalTable", HandleUpdateGlobalTable},
+    {"UpdateGlobalTableSettings", HandleUpdateGlobalTableSettings},
     {"UpdateItem", HandleUpdateItem},
     {"UpdateTable", HandleUpdateTable},
+    {"UpdateTableReplicaAutoScaling", HandleUpdateTableReplicaAutoScaling},
     {"UpdateTimeToLive", HandleUpdateTimeToLive},
 };
 

@@ -25,10 +25,7 @@ Status HandleUpdateGlobalTable(OperationContext& ctx) {
   DP_RETURN_IF_ERROR(RequireRegionNamespaces(ctx));
   GlobalTableInfo info;
   DP_RETURN_IF_ERROR(UpdateGlobalTable(ctx.databases, ctx.context, name, actions.creates, actions.deletes, &info));
-  ctx.response.StartObject();
-  ctx.response.Key("GlobalTableDescription");
-  WriteGlobalTableDescription(info, "ACTIVE", &ctx.response);
-  ctx.response.EndObject();
+  WriteGlobalTableDescriptionResponse(info, "ACTIVE", &ctx.response);
   return Status::OK();
 }
 

@@ -96,4 +96,62 @@ void WriteGlobalTableDescription(const GlobalTableInfo& info, const char* status
   w->EndObject();
 }
 
+void WriteGlobalTableDescriptionResponse(const GlobalTableInfo& info, const char* status, JsonWriter* w) {
+  w->StartObject();
+  w->Key("GlobalTableDescription");
+  WriteGlobalTableDescription(info, status, w);
+  w->EndObject();
+}
+
+void WriteGlobalTableSettingsResponse(const GlobalTableInfo& info, JsonWriter* w) {
+  w->StartObject();
+  w->Key("GlobalTableName");
+  w->String(info.name);
+  w->Key("ReplicaSettings");
+  w->StartArray();
+  for (size_t i = 0; i < info.regions.size(); i++) {
+    const TableDefinition* t = info.tables[i].get();
+    if (!t) continue;  // dropped meanwhile
+    const ReplicaMember* member = t->global.find(info.regions[i]);
+    const AutoScalingSettings none;
+    w->StartObject();
+    w->Key("RegionName");
+    w->String(info.regions[i]);
+    w->Key("ReplicaStatus");
+    w->String("ACTIVE");
+    w->Key("ReplicaBillingModeSummary");
+    w->StartObject();
+    w->Key("BillingMode");
+    w->String(t->pay_per_request ? "PAY_PER_REQUEST" : "PROVISIONED");
+    w->EndObject();
+    w->Key("ReplicaProvisionedReadCapacityUnits");
+    w->Int64(t->pay_per_request ? 0 : t->throughput.read_capacity_units);
+    w->Key("ReplicaProvisionedReadCapacityAutoScalingSettings");
+    WriteAutoScalingDescription(member ? member->read_scaling : none, w);
+    w->Key("ReplicaProvisionedWriteCapacityUnits");
+    w->Int64(t->pay_per_request ? 0 : t->throughput.write_capacity_units);
+    w->Key("ReplicaProvisionedWriteCapacityAutoScalingSettings");
+    WriteAutoScalingDescription(t->global.write_scaling, w);
+    w->Key("ReplicaGlobalSecondaryIndexSettings");
+    w->StartArray();
+    for (const IndexDefinition& index : t->indexes) {
+      if (!index.global) continue;
+      w->StartObject();
+      w->Key("IndexName");
+      w->String(index.name);
+      w->Key("IndexStatus");
+      w->String("ACTIVE");
+      w->Key("ProvisionedReadCapacityUnits");
+      w->Int64(t->pay_per_request ? 0 : index.throughput.read_capacity_units);
+      w->Key("ProvisionedWriteCapacityUnits");
+      w->Int64(t->pay_per_request ? 0 : index.throughput.write_capacity_units);
+      w->EndObject();
+    }
+    w->EndArray();
+    w->EndObject();
+  }
+  w->EndArray();
+  w->EndObject();
+}
+
 }  // namespace dynapage

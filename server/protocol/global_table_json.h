@@ -10,6 +10,7 @@
 #include "engine/catalog/catalog.h"
 #include "engine/database/global_tables.h"
 #include "engine/model/attribute_value_json.h"
+#include "server/protocol/auto_scaling_json.h"
 
 namespace dynapage {
 
@@ -28,6 +29,12 @@ void WriteReplicaMembers(const TableDescription& description, JsonWriter* w);
 // {"RegionName": …, "ReplicaStatus": "ACTIVE"} for each region, then the group's name, ARN, creation time and
 // status: the GlobalTableDescription of the legacy operations, as the value of the current key.
 void WriteGlobalTableDescription(const GlobalTableInfo& info, const char* status, JsonWriter* w);
+// {"GlobalTableDescription": {…}}: the answer of CreateGlobalTable, DescribeGlobalTable and UpdateGlobalTable.
+void WriteGlobalTableDescriptionResponse(const GlobalTableInfo& info, const char* status, JsonWriter* w);
+
+// DescribeGlobalTableSettings' answer (and UpdateGlobalTableSettings'): {GlobalTableName, ReplicaSettings: one
+// entry per replica with its billing mode, capacity units, auto scaling and global indexes}.
+void WriteGlobalTableSettingsResponse(const GlobalTableInfo& info, JsonWriter* w);
 
 }  // namespace dynapage
 

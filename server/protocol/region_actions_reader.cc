@@ -27,8 +27,9 @@ Status ReadRegionActions(const RequestReader& r, const char* member, const std::
       if (!a.regions) continue;
       const rapidjson::Value* action = element.Get(a.name);
       if (!action) continue;
-      if (!action->IsObject()) return Status::Serialization(action->IsArray() ? "Start of list found where not expected"
-                                                                              : "Unexpected field type");
+      if (!action->IsObject())
+        return Status::Serialization(action->IsArray() ? "Start of list found where not expected"
+                                                       : "Unexpected field type");
       actions++;
       std::optional<std::string> region;
       DP_RETURN_IF_ERROR(RequestReader(*action).GetString("RegionName", &region));

@@ -17,8 +17,8 @@ struct RegionActions {
   bool present = false;  // the member was there (perhaps empty)
   size_t elements = 0;
   std::vector<std::string> creates, updates, deletes;  // region names, in the request's order
-  bool some_element_empty = false;                      // an element with no action
-  bool some_element_mixed = false;                      // an element with more than one action
+  bool some_element_empty = false;                     // an element with no action
+  bool some_element_mixed = false;                     // an element with more than one action
 };
 
 // Reads member; path is its name in constraint messages ("replicaUpdates"). A missing RegionName is a constraint

@@ -748,11 +748,13 @@ TEST(AdminApi, ErrorsAreJsonAndClear) {
        "'unprocessed' needs 'operation' BatchWriteItem or BatchGetItem"},
       {"POST", "/_dynapage/faults", R"({"operation":"Qurey","error":"ThrottlingException"})", 400, "BadRequest",
        "unknown operation 'Qurey' in 'operation' (one of: BatchExecuteStatement, BatchGetItem, BatchWriteItem, "
-       "CreateTable, DeleteItem, DeleteTable, DescribeContinuousBackups, DescribeEndpoints, DescribeLimits, "
-       "DescribeTable, DescribeTimeToLive, ExecuteStatement, ExecuteTransaction, GetItem, ListTables, "
-       "ListTagsOfResource, PutItem, Query, Scan, SearchVectors, TagResource, TransactGetItems, TransactWriteItems, "
-       "UntagResource, UpdateContinuousBackups, UpdateItem, UpdateTable, UpdateTimeToLive, DescribeStream, "
-       "GetRecords, GetShardIterator, ListStreams)"},
+       "CreateGlobalTable, CreateTable, DeleteItem, DeleteTable, DescribeContinuousBackups, DescribeEndpoints, "
+       "DescribeGlobalTable, DescribeGlobalTableSettings, DescribeLimits, DescribeTable, "
+       "DescribeTableReplicaAutoScaling, DescribeTimeToLive, ExecuteStatement, ExecuteTransaction, GetItem, "
+       "ListGlobalTables, ListTables, ListTagsOfResource, PutItem, Query, Scan, SearchVectors, TagResource, "
+       "TransactGetItems, TransactWriteItems, UntagResource, UpdateContinuousBackups, UpdateGlobalTable, "
+       "UpdateGlobalTableSettings, UpdateItem, UpdateTable, UpdateTableReplicaAutoScaling, UpdateTimeToLive, "
+       "DescribeStream, GetRecords, GetShardIterator, ListStreams)"},
       {"POST", "/_dynapage/faults", R"({"error":"ThrottlingException","drop_connection":true})", 400, "BadRequest",
        "'error' and 'drop_connection' cannot be combined: a dropped connection answers nothing"},
       {"POST", "/_dynapage/faults", R"({"operation":"BatchWriteItem","unprocessed":0.5,"error":"ThrottlingException"})",

@@ -249,3 +249,77 @@ def test_legacy_global_tables(start_dynapage):
     time.sleep(0.2)
     assert item(west, "legacy", "b") is None
     assert item(west, "legacy", "a") is not None
+
+
+def test_global_table_settings(start_dynapage):
+    server = start_dynapage()
+    east, west = client(server, "us-east-1"), client(server, "eu-west-1")
+    provisioned = {"AttributeDefinitions": TABLE["AttributeDefinitions"], "KeySchema": TABLE["KeySchema"],
+                   "ProvisionedThroughput": {"ReadCapacityUnits": 5, "WriteCapacityUnits": 5},
+                   "StreamSpecification": {"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"}}
+    for ddb in (east, west):
+        ddb.create_table(TableName="settings", **provisioned)
+    east.create_global_table(GlobalTableName="settings",
+                             ReplicationGroup=[{"RegionName": "us-east-1"}, {"RegionName": "eu-west-1"}])
+    settings = east.describe_global_table_settings(GlobalTableName="settings")
+    assert [r["RegionName"] for r in settings["ReplicaSettings"]] == ["us-east-1", "eu-west-1"]
+    assert settings["ReplicaSettings"][0]["ReplicaProvisionedWriteCapacityUnits"] == 5
+
+    updated = east.update_global_table_settings(
+        GlobalTableName="settings", GlobalTableProvisionedWriteCapacityUnits=7,
+        ReplicaSettingsUpdate=[{"RegionName": "eu-west-1", "ReplicaProvisionedReadCapacityUnits": 9}])
+    by_region = {r["RegionName"]: r for r in updated["ReplicaSettings"]}
+    assert by_region["us-east-1"]["ReplicaProvisionedWriteCapacityUnits"] == 7
+    assert by_region["eu-west-1"]["ReplicaProvisionedWriteCapacityUnits"] == 7
+    assert by_region["eu-west-1"]["ReplicaProvisionedReadCapacityUnits"] == 9
+    assert by_region["us-east-1"]["ReplicaProvisionedReadCapacityUnits"] == 5
+    assert west.describe_table(TableName="settings")["Table"]["ProvisionedThroughput"]["ReadCapacityUnits"] == 9
+
+    with pytest.raises(ClientError) as raised:
+        east.update_global_table_settings(GlobalTableName="settings",
+                                          ReplicaSettingsUpdate=[{"RegionName": "ap-south-1",
+                                                                  "ReplicaProvisionedReadCapacityUnits": 1}])
+    assert raised.value.response["Error"]["Code"] == "ReplicaNotFoundException"
+    with pytest.raises(ClientError) as raised:
+        east.update_global_table_settings(GlobalTableName="settings", GlobalTableGlobalSecondaryIndexSettingsUpdate=[
+            {"IndexName": "nope", "ProvisionedWriteCapacityUnits": 1}])
+    assert raised.value.response["Error"]["Code"] == "IndexNotFoundException"
+    with pytest.raises(ClientError) as raised:
+        east.describe_global_table_settings(GlobalTableName="nope")
+    assert raised.value.response["Error"]["Code"] == "GlobalTableNotFoundException"
+
+
+def test_replica_auto_scaling(start_dynapage):
+    server = start_dynapage()
+    east = client(server, "us-east-1")
+    east.create_table(TableName="scaled", **TABLE)
+    with pytest.raises(ClientError) as raised:
+        east.describe_table_replica_auto_scaling(TableName="scaled")
+    assert raised.value.response["Error"]["Code"] == "ResourceNotFoundException"
+    assert raised.value.response["Error"]["Message"] == "Global table with name: 'scaled' does not exist."
+
+    add_replica(east, "scaled")
+    described = east.describe_table_replica_auto_scaling(TableName="scaled")["TableAutoScalingDescription"]
+    assert [r["RegionName"] for r in described["Replicas"]] == ["us-east-1", "eu-west-1"]
+    assert described["Replicas"][0]["ReplicaProvisionedReadCapacityAutoScalingSettings"] == {
+        "AutoScalingDisabled": True, "ScalingPolicies": []}
+
+    # On-demand tables take only AutoScalingDisabled.
+    east.update_table_replica_auto_scaling(
+        TableName="scaled", ProvisionedWriteCapacityAutoScalingUpdate={"AutoScalingDisabled": True})
+    with pytest.raises(ClientError) as raised:
+        east.update_table_replica_auto_scaling(
+            TableName="scaled", ReplicaUpdates=[{"RegionName": "eu-west-1",
+                                                 "ReplicaProvisionedReadCapacityAutoScalingUpdate": {
+                                                     "MinimumUnits": 1, "MaximumUnits": 10,
+                                                     "ScalingPolicyUpdate": {"TargetTrackingScalingPolicyConfiguration":
+                                                                             {"TargetValue": 70.0}}}}])
+    assert raised.value.response["Error"]["Code"] == "ValidationException"
+
+    # A provisioned global table keeps and reports its settings (nothing scales).
+    east.update_table(TableName="scaled", ReplicaUpdates=[{"Delete": {"RegionName": "eu-west-1"}}])
+    east.update_table(TableName="scaled", BillingMode="PROVISIONED",
+                      ProvisionedThroughput={"ReadCapacityUnits": 5, "WriteCapacityUnits": 5})
+    with pytest.raises(ClientError) as raised:
+        add_replica(east, "scaled")
+    assert raised.value.response["Error"]["Message"] == "Table write capacity should either be Pay-Per-Request or AutoScaled."
