@@ -5,6 +5,7 @@ the others (asynchronously: the tests poll), conflicting writes converge on the 
 removes it, and the links survive a restart with --db-path.
 """
 
+import threading
 import time
 
 import boto3
@@ -112,6 +113,18 @@ def test_conflicting_writes_converge_on_the_later(start_dynapage):
         west.put_item(TableName="counters", Item={"pk": {"S": "x"}, "from": {"S": f"west{round_}"}})
     eventually(lambda: item(east, "counters", "x") == item(west, "counters", "x"))
     assert item(east, "counters", "x")["from"] == {"S": "west19"}
+    # Truly concurrent writes: two threads write the same 20 items in both regions at once; each item must end the
+    # same in both (the write with the later stamp), whatever order the replicated writes arrive in.
+    def writer(ddb, region):
+        for i in range(300):
+            ddb.put_item(TableName="counters", Item={"pk": {"S": f"k{i % 20}"}, "v": {"S": f"{region}{i}"}})
+
+    threads = [threading.Thread(target=writer, args=(client(server, r), r)) for r in ("us-east-1", "eu-west-1")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    eventually(lambda: all(item(east, "counters", f"k{k}") == item(west, "counters", f"k{k}") for k in range(20)))
     # A delete is a write too: it wins over an earlier put of the other region.
     east.put_item(TableName="counters", Item={"pk": {"S": "y"}})
     west.delete_item(TableName="counters", Key={"pk": {"S": "y"}})
