@@ -35,6 +35,12 @@ enum class ErrorCode {
   kDuplicateItem,               // DuplicateItemException (PartiQL INSERT of an existing key)
   kAccessDenied,                // AccessDeniedException (a ResourceArn that is no ARN at all)
   kPolicyNotFound,              // PolicyNotFoundException (resource-based policies)
+  // Global tables (docs/global-tables.md).
+  kGlobalTableAlreadyExists,    // GlobalTableAlreadyExistsException
+  kGlobalTableNotFound,         // GlobalTableNotFoundException
+  kReplicaAlreadyExists,        // ReplicaAlreadyExistsException
+  kReplicaNotFound,             // ReplicaNotFoundException
+  kIndexNotFound,               // IndexNotFoundException
 };
 
 // What a shared check found, where an operation words that error its own way. kNone for everything else.

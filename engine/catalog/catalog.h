@@ -49,6 +49,8 @@ struct TableDescription {
   // table's WarmThroughput), "warm/<index>", "sse". An empty status hides the member (CreateTable's answer shows no
   // WarmThroughput unless the request set it).
   std::map<std::string, std::string> settings_status;
+  // A replica (docs/global-tables.md) that is not ACTIVE, by region: CREATING, DELETING.
+  std::map<std::string, std::string> replica_status;
 };
 
 class Catalog {

@@ -15,8 +15,9 @@
 //   's' | keyspace                 a keyspace's item count and size
 //   'x' | namespace | stream id    a stream's description (JSON)
 //   'd' | keyspace | …             items and index entries (engine/storage/key_codec.h)
+//   'g' | keyspace | …             the replication stamps of a replica's items (engine/write/replication.h)
 //
-// All of them sort before the data keys except 'm', 'n', 'r', 's' and 'x', which sort after: every range read is
+// All of them sort before the data keys except 'g', 'm', 'n', 'r', 's' and 'x', which sort after: every range read is
 // bounded by its own prefix, so the order only matters for readability.
 
 #ifndef DYNAPAGE_ENGINE_CATALOG_CATALOG_KEYS_H_

@@ -81,7 +81,11 @@ std::string AccountIdOf(std::string_view access_key) {
 DatabaseSet::DatabaseSet(Database* db) : mode_(NamespaceMode::kShared), shared_(db) { DP_DCHECK(db != nullptr); }
 
 DatabaseSet::DatabaseSet(NamespaceMode mode, std::unique_ptr<Store> store)
-    : mode_(mode), id_(g_next_set_id.fetch_add(1)), store_(std::move(store)) {}
+    : mode_(mode), id_(g_next_set_id.fetch_add(1)), store_(std::move(store)) {
+  if (mode_ != NamespaceMode::kShared) {
+    replicator_ = std::make_unique<Replicator>([this](const Caller& caller, Database** db) { return For(caller, db); });
+  }
+}
 
 Status DatabaseSet::Open(NamespaceMode mode, const DatabaseOptions& options, std::unique_ptr<DatabaseSet>* out) {
   StoreOptions store_options;
@@ -101,7 +105,8 @@ Status DatabaseSet::Open(NamespaceMode mode, const DatabaseOptions& options, std
 }
 
 DatabaseSet::~DatabaseSet() {
-  sweeper_.reset();  // before the databases it sweeps; not under mu_, which its round takes
+  replicator_.reset();  // applies what is queued, into databases that are still open
+  sweeper_.reset();     // before the databases it sweeps; not under mu_, which its round takes
 }
 
 Status DatabaseSet::ForEachOpen(const std::function<Status(Database*)>& fn) {
@@ -118,6 +123,7 @@ Status DatabaseSet::ForEachNamespace(const std::function<Status(const Caller&, D
 void DatabaseSet::StartSweepers(const RequestContext& context, int64_t interval_ms) {
   DP_DCHECK(!sweeper_);
   sweeper_context_ = context;
+  if (replicator_) replicator_->SetContext(context);
   if (interval_ms <= 0) return;
   sweeper_ = std::make_unique<Sweeper>([this] { SweepAll(); }, interval_ms);
 }
@@ -180,6 +186,10 @@ Status DatabaseSet::Find(const Caller& caller, Database** out) {
     DP_RETURN_IF_ERROR(Database::OpenNamespace(store_.get(), namespace_id, &space.db));
     space.caller = caller;
     space.caller.account_id = AccountIdOf(caller.access_key);
+    if (replicator_) {
+      space.sink = replicator_->SinkFor(space.caller);
+      space.db->writes().set_replication(space.sink.get());
+    }
     it = open_.emplace(std::move(name), std::move(space)).first;
   }
   *out = it->second.db.get();

@@ -25,6 +25,7 @@
 #include "engine/base/request_context.h"
 #include "engine/base/status.h"
 #include "engine/database/database.h"
+#include "engine/database/replicator.h"
 #include "engine/database/store.h"
 #include "engine/database/sweeper.h"
 
@@ -76,13 +77,17 @@ class DatabaseSet {
   // interval_ms, in context (whose caller becomes each namespace's first caller). interval_ms 0 starts none.
   // REQUIRES: called once; context's clock outlives the set.
   void StartSweepers(const RequestContext& context, int64_t interval_ms);
+  // The replicator of global tables (engine/database/replicator.h): null in the shared mode, where every region
+  // is one namespace and a table cannot have replicas.
+  Replicator* replicator() { return replicator_.get(); }
 
  private:
   DatabaseSet(NamespaceMode mode, std::unique_ptr<Store> store);
 
   struct Namespace {
     std::unique_ptr<Database> db;
-    Caller caller;  // the first caller: the sweeper's, for the ARNs of its stream records
+    Caller caller;                          // the first caller: the sweeper's, for the ARNs of its stream records
+    std::unique_ptr<ReplicationSink> sink;  // where its write path sends the writes of replicas
   };
   // The database of caller's namespace, looked up by name under the lock, or made.
   Status Find(const Caller& caller, Database** out);
@@ -98,6 +103,7 @@ class DatabaseSet {
   std::unordered_map<std::string, Namespace> open_;  // guarded by mu_
   RequestContext sweeper_context_;                   // set before the sweeper starts
   std::unique_ptr<Sweeper> sweeper_;                 // stopped first by the destructor
+  std::unique_ptr<Replicator> replicator_;           // drained and stopped before the sweeper
 };
 
 }  // namespace dynapage

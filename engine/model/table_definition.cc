@@ -235,6 +235,10 @@ std::string SerializeTableDefinition(const TableDefinition& t) {
   w.Key("latestStreamLabel");
   w.String(t.latest_stream_label);
   WriteTableSettings(t.settings, &w);
+  if (t.global.is_global()) {
+    w.Key("global");
+    WriteGlobalTableMembership(t.global, &w);
+  }
   w.EndObject();
   return std::string(buffer.GetString(), buffer.GetSize());
 }
@@ -299,6 +303,7 @@ bool ParseTableDefinition(const std::string& json, TableDefinition* t) {
     t->latest_stream_label = d["latestStreamLabel"].GetString();
   }
   ReadTableSettings(d, &t->settings);
+  if (d.HasMember("global") && !ReadGlobalTableMembership(d["global"], &t->global)) return false;
   return true;
 }
 

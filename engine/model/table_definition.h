@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/model/global_table_membership.h"
 #include "engine/model/key_schema.h"
 #include "engine/model/projection_type.h"
 #include "engine/model/table_settings.h"
@@ -69,6 +70,8 @@ struct TableDefinition {
   // Table class, encryption, on-demand and warm throughput, Contributor Insights, Kinesis destinations, resource
   // policies: recorded and shown, acted on by nothing (table_settings.h).
   TableSettings settings;
+  // The global table this table is a replica of (docs/global-tables.md); empty for a regional table.
+  GlobalTableMembership global;
 
   // REQUIRES nothing; returns nullptr when there is no index of that name.
   const IndexDefinition* FindIndex(const std::string& index_name) const;

@@ -215,6 +215,9 @@ Status ApplyUpdate(const UpdateTableRequest& r, const RequestContext& ctx, const
     }
     next->stream_view_type = r.stream_view_type;
   } else if (r.stream_enabled) {
+    // A replica's stream carries what the group replicates (docs/global-tables.md).
+    if (current.global.is_global())
+      return Status::Validation("Disabling Stream is not allowed for a Global Table replica");
     if (current.stream_view_type.empty()) {
       return Status::Validation("Table has no stream to disable: TableName: " + current.name);
     }

@@ -124,6 +124,10 @@ Status WritePath::DeleteTable(const RequestContext& ctx, const std::string& name
   catalog_->DeleteDefinition(name, &batch);
   std::vector<uint32_t> keyspaces = {table.keyspace};
   for (const auto& index : table.indexes) keyspaces.push_back(index.keyspace);
+  if (table.global.is_global()) {  // the stamps of the items of a replica (engine/write/replication.h)
+    std::string stamps = ReplicaStampPrefix(table.keyspace);
+    batch.DeleteRange(stamps, PrefixSuccessor(stamps));
+  }
   for (uint32_t keyspace : keyspaces) {
     std::string prefix = KeyspacePrefix(keyspace);
     batch.DeleteRange(prefix, PrefixSuccessor(prefix));
@@ -197,6 +201,10 @@ Status WritePath::ChangeTable(const RequestContext& ctx, const std::string& name
     dropped.push_back(index.keyspace);
   }
   for (const auto& [keyspace, stats] : added_stats) catalog_->PutStats(keyspace, stats, &batch);
+  if (current.global.is_global() && !next.global.is_global()) {  // no replica left: no stamps to keep
+    std::string stamps = ReplicaStampPrefix(current.keyspace);
+    batch.DeleteRange(stamps, PrefixSuccessor(stamps));
+  }
   DP_RETURN_IF_ERROR(storage_->Write(&batch));
   if (stream_change) catalog_->mutable_streams().SetStream(*stream_change);
   for (uint32_t keyspace : dropped) {
@@ -281,6 +289,11 @@ Status WritePath::BackfillIndexes(const TableDefinition& table, const std::vecto
 Status WritePath::ApplyWrites(const RequestContext& ctx, std::vector<ItemWrite>* writes,
                               std::vector<Status>* statuses) {
   std::lock_guard<std::mutex> write_lock(write_mutex_);
+  return ApplyWritesLocked(ctx, writes, statuses);
+}
+
+Status WritePath::ApplyWritesLocked(const RequestContext& ctx, std::vector<ItemWrite>* writes,
+                                    std::vector<Status>* statuses) {
 #if DP_DCHECK_IS_ON()
   {
     std::set<std::string_view> distinct;
@@ -306,6 +319,7 @@ Status WritePath::ApplyWrites(const RequestContext& ctx, std::vector<ItemWrite>*
   // The catalog cannot change under the writer lock, so writes to the table looked up last reuse its definition.
   std::vector<std::shared_ptr<const TableDefinition>> current(writes->size());
   const TableDefinition* current_for = nullptr;
+  bool replicated_tables = false;  // a write on a table with replicas (docs/global-tables.md)
   for (size_t i = 0; i < writes->size(); i++) {
     ItemWrite& w = (*writes)[i];
     if (w.table.get() != current_for) {
@@ -323,8 +337,10 @@ Status WritePath::ApplyWrites(const RequestContext& ctx, std::vector<ItemWrite>*
     w.new_size = 0;
     // A request's item put as it is needs of the item it replaces only the size, unless index entries change.
     // So does one on a table with a stream (whose records compare the items and carry their images).
+    // And one on a table with replicas, whose items are sent on.
+    replicated_tables |= current[i]->global.is_global();
     const bool needs_attribute_maps = !w.wire_put || !current[i]->indexes.empty() || current[i]->stream_id != 0 ||
-                                      !current[i]->vector_indexes.empty();
+                                      !current[i]->vector_indexes.empty() || current[i]->global.is_global();
     Status s;
     if (found[i] && needs_attribute_maps) {
       AttributeMap old_item;
@@ -346,6 +362,9 @@ Status WritePath::ApplyWrites(const RequestContext& ctx, std::vector<ItemWrite>*
     }
   }
   if (!all_ok) return first_error;
+  std::vector<std::pair<std::string, std::string>> stamps;
+  std::vector<ReplicatedWrite> outgoing;
+  if (replicated_tables) DP_RETURN_IF_ERROR(StampReplicatedWrites(ctx, current, found, writes, &stamps, &outgoing));
 
   // Room for the items (their JSON is about half as long again as their DynamoDB size), their keys and RocksDB's
   // few bytes of framing each; index entries aside.
@@ -376,6 +395,7 @@ Status WritePath::ApplyWrites(const RequestContext& ctx, std::vector<ItemWrite>*
     AddIndexEntries(table, w.old_item ? &*w.old_item : nullptr, w.new_item ? &*w.new_item : nullptr, &encoder, &batch,
                     &deltas);
   }
+  for (const auto& [key, stamp] : stamps) batch.Put(key, stamp);
   std::map<uint32_t, TableStats> updated;
   for (const auto& [keyspace, delta] : deltas) {
     if (delta.item_count == 0 && delta.size_bytes == 0) continue;
@@ -408,12 +428,104 @@ Status WritePath::ApplyWrites(const RequestContext& ctx, std::vector<ItemWrite>*
   for (const StreamInfo& stream : streams.streams) {
     catalog_->mutable_streams().SetNextSequence(stream.id, stream.next_seq);
   }
+  if (!outgoing.empty() && replication_) replication_->Send(std::move(outgoing));
   if (ctx.counters) {
     for (const ItemWrite& w : *writes) {
       ctx.counters->items_written++;
       ctx.counters->bytes_written += w.new_size;
     }
   }
+  return Status::OK();
+}
+
+namespace {
+// The 2017 version's time attribute: epoch seconds with microseconds ("1565723640.315001").
+std::string RepUpdateTime(int64_t micros) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%lld.%06lld", static_cast<long long>(micros / 1000000),
+                static_cast<long long>(micros % 1000000));
+  return buf;
+}
+}  // namespace
+
+Status WritePath::ReadStamp(const std::string& item_key, const std::string& region, ReplicaStamp* stamp) const {
+  std::string value;
+  bool found = false;
+  DP_RETURN_IF_ERROR(storage_->Get(ReplicaStampKey(item_key), &value, &found));
+  *stamp = ReplicaStamp{0, region};
+  if (found && !DecodeReplicaStamp(value, stamp)) return Status::Internal("corrupt replica stamp");
+  return Status::OK();
+}
+
+Status WritePath::StampReplicatedWrites(const RequestContext& ctx,
+                                        const std::vector<std::shared_ptr<const TableDefinition>>& current,
+                                        const std::vector<bool>& found, std::vector<ItemWrite>* writes,
+                                        std::vector<std::pair<std::string, std::string>>* stamps,
+                                        std::vector<ReplicatedWrite>* outgoing) {
+  for (size_t i = 0; i < writes->size(); i++) {
+    ItemWrite& w = (*writes)[i];
+    const TableDefinition& table = *current[i];
+    if (!table.global.is_global()) continue;
+    if (w.replica_stamp) {
+      stamps->emplace_back(ReplicaStampKey(w.storage_key), EncodeReplicaStamp(*w.replica_stamp));
+      continue;
+    }
+    if (!found[i] && !w.new_item) continue;  // nothing there, nothing written
+    ReplicaStamp kept;
+    DP_RETURN_IF_ERROR(ReadStamp(w.storage_key, ctx.caller.region, &kept));
+    ReplicaStamp stamp{std::max({ctx.clock->NowMillis() * 1000, last_stamp_micros_ + 1, kept.micros + 1}),
+                       ctx.caller.region};
+    last_stamp_micros_ = stamp.micros;
+    if (w.new_item && table.global.version == kGlobalTableVersion2017) {
+      (*w.new_item)["aws:rep:deleting"] = AttributeValue::Bool(false);
+      (*w.new_item)["aws:rep:updateregion"] = AttributeValue::String(stamp.origin);
+      (*w.new_item)["aws:rep:updatetime"] = AttributeValue::Number(RepUpdateTime(stamp.micros));
+      w.put_size.reset();
+    }
+    stamps->emplace_back(ReplicaStampKey(w.storage_key), EncodeReplicaStamp(stamp));
+    ReplicatedWrite out;
+    out.table = table.name;
+    out.key_suffix = w.storage_key.substr(KeyspacePrefix(table.keyspace).size());
+    out.item = w.new_item;
+    out.stamp = std::move(stamp);
+    for (const ReplicaMember& member : table.global.replicas) {
+      if (member.region != ctx.caller.region) out.to_regions.push_back(member.region);
+    }
+    outgoing->push_back(std::move(out));
+  }
+  return Status::OK();
+}
+
+Status WritePath::ApplyReplicated(const RequestContext& ctx, const std::string& table_name,
+                                  const std::string& from_region, std::vector<ReplicatedWrite>* writes,
+                                  size_t* applied) {
+  *applied = 0;
+  if (writes->empty()) return Status::OK();
+  std::lock_guard<std::mutex> write_lock(write_mutex_);
+  auto table = catalog_->FindTable(table_name);
+  if (!table || !table->global.has(from_region) || !table->global.has(ctx.caller.region)) return Status::OK();
+  std::vector<ItemWrite> items;
+  std::string prefix = KeyspacePrefix(table->keyspace);
+  for (ReplicatedWrite& r : *writes) {
+    DP_DCHECK(r.table == table_name);
+    ItemWrite w;
+    w.table = table;
+    w.storage_key = prefix + r.key_suffix;
+    ReplicaStamp kept;
+    DP_RETURN_IF_ERROR(ReadStamp(w.storage_key, ctx.caller.region, &kept));
+    if (!r.stamp.NewerThan(kept)) continue;  // a later write is here already
+    w.replica_stamp = &r.stamp;
+    const std::optional<AttributeMap>* item = &r.item;
+    w.mutate = [item](const AttributeMap*, std::optional<AttributeMap>* next) {
+      *next = *item;
+      return Status::OK();
+    };
+    items.push_back(std::move(w));
+  }
+  if (items.empty()) return Status::OK();
+  std::vector<Status> statuses;
+  DP_RETURN_IF_ERROR(ApplyWritesLocked(ctx, &items, &statuses));
+  *applied = items.size();
   return Status::OK();
 }
 

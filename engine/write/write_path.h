@@ -34,6 +34,7 @@
 #include "engine/storage/storage.h"
 #include "engine/vector/vector_store.h"
 #include "engine/write/client_token_cache.h"
+#include "engine/write/replication.h"
 #include "engine/write/space_reclaim_policy.h"
 
 namespace dynapage {
@@ -59,6 +60,8 @@ struct ItemWrite {
   const WireItem* wire_put = nullptr;
   // A deletion by TTL expiry: its stream record names DynamoDB's service as the user (docs/streams-and-ttl.md).
   bool by_ttl = false;
+  // A write arriving from another replica (ApplyReplicated): applied with this stamp and not sent on.
+  const ReplicaStamp* replica_stamp = nullptr;
   // Filled in by ApplyWrites, with each item's DynamoDB size (0 when absent). old_item is the item replaced,
   // except after a wire_put on a table without indexes; new_item is empty after such a put.
   std::optional<AttributeMap> old_item;
@@ -108,6 +111,18 @@ class WritePath {
   // REQUIRES: no two writes address the same item.
   Status ApplyWrites(const RequestContext& ctx, std::vector<ItemWrite>* writes, std::vector<Status>* statuses);
 
+  // Where the writes of tables with replicas go once committed (engine/write/replication.h); null: nowhere.
+  // REQUIRES: called before the first write; sink outlives the write path.
+  void set_replication(ReplicationSink* sink) { replication_ = sink; }
+  // Applies the writes the replica of table in from_region sent, each only if its stamp is newer than the one
+  // kept here (last writer wins), in one batch, with their stream records. Writes for a table that is not (or no
+  // longer) in a group with from_region are dropped. *applied counts the writes that won. REQUIRES: every write
+  // names table; ctx's caller is this namespace's.
+  Status ApplyReplicated(const RequestContext& ctx, const std::string& table, const std::string& from_region,
+                         std::vector<ReplicatedWrite>* writes, size_t* applied);
+  // The stamp kept for the item at item_key (a zero stamp of origin region when there is none).
+  Status ReadStamp(const std::string& item_key, const std::string& region, ReplicaStamp* stamp) const;
+
   // Deletes the stream records older than the retention period, and the disabled streams that outlived it (by the
   // context's clock). Readers treat both as gone already; this gives back their space.
   Status TrimStreams(const RequestContext& ctx);
@@ -133,6 +148,18 @@ class WritePath {
   Status BackfillIndexes(const TableDefinition& table, const std::vector<IndexDefinition>& added,
                          std::map<uint32_t, TableStats>* stats);
 
+  // ApplyWrites under the writer lock, which the caller holds.
+  Status ApplyWritesLocked(const RequestContext& ctx, std::vector<ItemWrite>* writes, std::vector<Status>* statuses);
+  // For the writes on tables with replicas: each write's stamp (a replicated write's own, else one newer than the
+  // stamp kept and than every stamp given before), the 2017 version's aws:rep:* attributes on the item, the stamps
+  // to put into the batch, and the local writes to send to the other replicas. Absent items left absent by a local
+  // write get nothing.
+  Status StampReplicatedWrites(const RequestContext& ctx,
+                               const std::vector<std::shared_ptr<const TableDefinition>>& current,
+                               const std::vector<bool>& found, std::vector<ItemWrite>* writes,
+                               std::vector<std::pair<std::string, std::string>>* stamps,
+                               std::vector<ReplicatedWrite>* outgoing);
+
   // Asks storage to give back what was deleted from keyspace, as the reclaim policy decided.
   void Reclaim(uint32_t keyspace, SpaceReclaimPolicy::Action action);
 
@@ -146,6 +173,8 @@ class WritePath {
   std::mutex write_mutex_;
   ClientTokenCache client_tokens_;
   SpaceReclaimPolicy reclaim_policy_;  // under write_mutex_
+  ReplicationSink* replication_ = nullptr;
+  int64_t last_stamp_micros_ = 0;  // under write_mutex_: the stamps a write path gives only grow
 };
 
 }  // namespace dynapage

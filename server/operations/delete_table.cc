@@ -1,5 +1,6 @@
 // DeleteTable: removes a table, its indexes and all their items; answers with status DELETING.
 
+#include "engine/database/global_tables.h"
 #include "server/operations/operation_table.h"
 #include "server/protocol/request_reader.h"
 #include "server/protocol/table_description_json.h"
@@ -14,8 +15,11 @@ Status HandleDeleteTable(OperationContext& ctx) {
     return Status::Validation(
         "Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.");
   }
+  if (table) DP_RETURN_IF_ERROR(CheckReplicaDeletable(*table));
   TableDescription description;
   DP_RETURN_IF_ERROR(ctx.db.writes().DeleteTable(ctx.context, table_name, &description));
+  // Deleting a replica removes only it from its group (docs/global-tables.md).
+  if (ctx.databases) DP_RETURN_IF_ERROR(ForgetDeletedReplica(ctx.databases, ctx.context, *description.definition));
   WriteDeletedTableResponse(description, &ctx.response);
   return Status::OK();
 }

@@ -48,6 +48,16 @@ Status HandleListTagsOfResource(OperationContext& ctx);
 Status HandleDescribeEndpoints(OperationContext& ctx);
 Status HandleDescribeLimits(OperationContext& ctx);
 Status HandleUpdateTable(OperationContext& ctx);
+Status HandleUpdateTableReplicas(OperationContext& ctx);  // UpdateTable with ReplicaUpdates
+// Global tables (docs/global-tables.md).
+Status HandleCreateGlobalTable(OperationContext& ctx);
+Status HandleDescribeGlobalTable(OperationContext& ctx);
+Status HandleListGlobalTables(OperationContext& ctx);
+Status HandleUpdateGlobalTable(OperationContext& ctx);
+Status HandleDescribeGlobalTableSettings(OperationContext& ctx);
+Status HandleUpdateGlobalTableSettings(OperationContext& ctx);
+Status HandleDescribeTableReplicaAutoScaling(OperationContext& ctx);
+Status HandleUpdateTableReplicaAutoScaling(OperationContext& ctx);
 Status HandleDescribeContinuousBackups(OperationContext& ctx);
 Status HandleUpdateContinuousBackups(OperationContext& ctx);
 Status HandlePutResourcePolicy(OperationContext& ctx);

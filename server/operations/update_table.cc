@@ -143,6 +143,16 @@ Status CheckUnits(const std::optional<ProvisionedThroughput>& t) {
 }  // namespace
 
 Status HandleUpdateTable(OperationContext& ctx) {
+  // Replicas of a global table: their own handler (update_table_replicas.cc), unless a member DynamoDB checks
+  // before them is there too: CheckMembersAlone then names that member first.
+  RequestReader members_reader(ctx.request);
+  const rapidjson::Value* replica_updates = members_reader.Get("ReplicaUpdates");
+  const bool checked_before_replicas =
+      members_reader.Has("SSESpecification") || members_reader.Has("TableClass") ||
+      members_reader.Has("DeletionProtectionEnabled") || members_reader.Has("WarmThroughput");
+  if (replica_updates && replica_updates->IsArray() && !replica_updates->Empty() && !checked_before_replicas) {
+    return HandleUpdateTableReplicas(ctx);
+  }
   RequestReader r(ctx.request);
   ConstraintErrors errors;
   UpdateTableRequest request;

@@ -18,6 +18,7 @@
 #include "engine/base/request_context.h"
 #include "engine/base/status.h"
 #include "engine/database/database.h"
+#include "engine/database/database_set.h"
 #include "engine/model/attribute_value_json.h"
 
 namespace dynapage {
@@ -29,6 +30,9 @@ struct OperationContext {
   JsonWriter& response;
   std::string error_extra;
   std::string_view host;  // the host:port the server was reached at (the Host header)
+  // Every namespace, for what spans regions (global tables: engine/database/global_tables.h); null in tests that
+  // serve one database.
+  DatabaseSet* databases = nullptr;
 };
 
 using OperationHandler = Status (*)(OperationContext& ctx);

@@ -1,5 +1,6 @@
 #include "server/protocol/table_description_json.h"
 
+#include "server/protocol/global_table_json.h"
 #include "server/protocol/table_settings_json.h"
 
 namespace dynapage {
@@ -72,6 +73,7 @@ void WriteCountsAndIdentity(const TableDescription& d, JsonWriter* w) {
 // A table created PROVISIONED shows no summary until it has been switched to PAY_PER_REQUEST once.
 void WriteBillingModeSummary(const TableDefinition& t, JsonWriter* w) {
   if (!t.pay_per_request && t.last_update_to_pay_per_request_time <= 0) return;
+  if (t.global.version == kGlobalTableVersion2019) return;  // a replica shows none (docs/global-tables.md)
   w->Key("BillingModeSummary");
   w->StartObject();
   w->Key("BillingMode");
@@ -83,6 +85,7 @@ void WriteBillingModeSummary(const TableDefinition& t, JsonWriter* w) {
 }  // namespace
 
 void ApplyTransientStatus(const RequestContext& ctx, TableDescription* description) {
+  ApplyReplicaTransientStatus(ctx, description);
   if (ctx.transient_status_ms == 0 || description->status != "ACTIVE") return;
   ApplySettingsTransientStatus(ctx, description);
   const double now = ctx.clock->NowSeconds();
@@ -239,6 +242,7 @@ void WriteTableDescription(const TableDescription& d, JsonWriter* w) {
   WriteTableSettingsMembers(d, w);
   w->Key("DeletionProtectionEnabled");
   w->Bool(t.deletion_protection);
+  WriteReplicaMembers(d, w);
   w->EndObject();
 }
 

@@ -83,6 +83,11 @@ WireError ToWireError(const Status& status, const std::string& extra) {
         case ErrorCode::kPolicyNotFound: name = "PolicyNotFoundException"; break;
         case ErrorCode::kExpiredIterator: name = "ExpiredIteratorException"; break;
         case ErrorCode::kTrimmedDataAccess: name = "TrimmedDataAccessException"; break;
+        case ErrorCode::kGlobalTableAlreadyExists: name = "GlobalTableAlreadyExistsException"; break;
+        case ErrorCode::kGlobalTableNotFound: name = "GlobalTableNotFoundException"; break;
+        case ErrorCode::kReplicaAlreadyExists: name = "ReplicaAlreadyExistsException"; break;
+        case ErrorCode::kReplicaNotFound: name = "ReplicaNotFoundException"; break;
+        case ErrorCode::kIndexNotFound: name = "IndexNotFoundException"; break;
         default: break;
       }
       e.type = std::string(kDynamoDB) + name;

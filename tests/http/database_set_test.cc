@@ -17,14 +17,10 @@
 #include "server/protocol/dispatcher.h"
 #include "server/service/service.h"
 #include "tests/http/http_test_util.h"
+#include "tests/http/namespaced_server.h"
 
 namespace dynapage {
 namespace {
-
-std::string Authorization(const std::string& access_key, const std::string& region) {
-  return "AWS4-HMAC-SHA256 Credential=" + access_key + "/20260101/" + region +
-         "/dynamodb/aws4_request, SignedHeaders=host;x-amz-date, Signature=0123";
-}
 
 TEST(CallerTest, ComesFromTheCredentialScope) {
   Caller c = CallerOf(Authorization("AKIDEXAMPLE", "us-west-2"), "us-east-1");
@@ -107,60 +103,6 @@ TEST(NamespaceModeTest, ParsesItsNames) {
   }
   EXPECT_FALSE(ParseNamespaceMode("account", &mode));
 }
-
-// An HttpServer over a DatabaseSet, and calls signed as any access key and region.
-class NamespacedServer {
- public:
-  explicit NamespacedServer(NamespaceMode mode, const std::string& path = "") {
-    Status opened = Service::Open(mode, DatabaseOptions{path}, ServiceOptions(), nullptr, &service_);
-    if (!opened.ok()) std::abort();
-    port_ = server_.Bind("127.0.0.1", 0);
-    thread_ = std::thread([this] { server_.Run(service_.get()); });
-    httplib::Client probe("127.0.0.1", port_);
-    for (int i = 0; i < 5000 && !probe.Get("/"); i++) std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-  ~NamespacedServer() {
-    server_.Stop();
-    thread_.join();
-    server_.WaitForRequests();
-  }
-
-  rapidjson::Document Call(const std::string& access_key, const std::string& region, const std::string& operation,
-                           const std::string& body, int* status = nullptr) {
-    httplib::Client client("127.0.0.1", port_);
-    httplib::Headers headers = DynamoHeaders(operation);
-    headers.erase("Authorization");
-    headers.emplace("Authorization", Authorization(access_key, region));
-    auto res = client.Post("/", headers, body, "application/x-amz-json-1.0");
-    rapidjson::Document d;
-    d.Parse(res ? res->body.c_str() : "{}");
-    if (status) *status = res ? res->status : 0;
-    return d;
-  }
-
-  std::string CreateTable(const std::string& access_key, const std::string& region, const std::string& name) {
-    rapidjson::Document d = Call(access_key, region, "CreateTable",
-                                 R"({"TableName":")" + name +
-                                     R"(","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],)"
-                                     R"("KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],)"
-                                     R"("BillingMode":"PAY_PER_REQUEST"})");
-    if (!d.IsObject() || !d.HasMember("TableDescription")) return "";
-    return d["TableDescription"]["TableArn"].GetString();
-  }
-
-  std::string TableNames(const std::string& access_key, const std::string& region) {
-    rapidjson::Document d = Call(access_key, region, "ListTables", "{}");
-    std::string names;
-    for (const auto& name : d["TableNames"].GetArray()) names += std::string(name.GetString()) + " ";
-    return names;
-  }
-
- private:
-  std::unique_ptr<Service> service_;
-  HttpServer server_;
-  std::thread thread_;
-  int port_ = -1;
-};
 
 TEST(NamespaceHttpTest, AccessKeyRegionKeepsEachKeyAndRegionApart) {
   NamespacedServer server(NamespaceMode::kAccessKeyRegion);

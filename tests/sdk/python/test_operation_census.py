@@ -26,9 +26,6 @@ UNKNOWN_ALLOWED = {
     "RestoreTableToPointInTime", "ExportTableToPointInTime", "DescribeExport", "ListExports", "ImportTable",
     "DescribeImport", "ListImports", "StartBulkPutItems", "DescribeBulkOperation", "CancelBulkOperation",
     "ListBulkOperations",
-    # Global tables (issue #31, part 2), implemented on the branch "global": remove these when it is merged.
-    "CreateGlobalTable", "DescribeGlobalTable", "ListGlobalTables", "UpdateGlobalTable", "DescribeGlobalTableSettings",
-    "UpdateGlobalTableSettings", "DescribeTableReplicaAutoScaling", "UpdateTableReplicaAutoScaling",
 }
 
 
