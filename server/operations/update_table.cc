@@ -147,9 +147,9 @@ Status HandleUpdateTable(OperationContext& ctx) {
   // before them is there too: CheckMembersAlone then names that member first.
   RequestReader members_reader(ctx.request);
   const rapidjson::Value* replica_updates = members_reader.Get("ReplicaUpdates");
-  const bool checked_before_replicas =
-      members_reader.Has("SSESpecification") || members_reader.Has("TableClass") ||
-      members_reader.Has("DeletionProtectionEnabled") || members_reader.Has("WarmThroughput");
+  const bool checked_before_replicas = members_reader.Has("SSESpecification") || members_reader.Has("TableClass") ||
+                                       members_reader.Has("DeletionProtectionEnabled") ||
+                                       members_reader.Has("WarmThroughput");
   if (replica_updates && replica_updates->IsArray() && !replica_updates->Empty() && !checked_before_replicas) {
     return HandleUpdateTableReplicas(ctx);
   }

@@ -23,6 +23,17 @@ void WriteKeySchema(const KeySchema& key, JsonWriter* w) {
   w->EndArray();
 }
 
+// An index's IndexSizeBytes, ItemCount and IndexArn (GSIs, LSIs and vector indexes alike).
+void WriteIndexCountsAndArn(const TableDescription& d, const std::string& index_name, JsonWriter* w) {
+  auto stats = d.index_stats.find(index_name);
+  w->Key("IndexSizeBytes");
+  w->Int64(stats == d.index_stats.end() ? 0 : stats->second.size_bytes);
+  w->Key("ItemCount");
+  w->Int64(stats == d.index_stats.end() ? 0 : stats->second.item_count);
+  w->Key("IndexArn");
+  w->String(d.definition->arn + "/index/" + index_name);
+}
+
 // An index's Projection: ProjectionType, and NonKeyAttributes under INCLUDE.
 void WriteProjection(ProjectionType type, const std::vector<std::string>& non_key_attributes, JsonWriter* w) {
   w->StartObject();
@@ -151,13 +162,7 @@ void WriteVectorIndexes(const TableDescription& d, JsonWriter* w) {
       w->Key("Backfilling");
       w->Bool(backfilling->second);
     }
-    auto stats = d.index_stats.find(index.name);
-    w->Key("IndexSizeBytes");
-    w->Int64(stats == d.index_stats.end() ? 0 : stats->second.size_bytes);
-    w->Key("ItemCount");
-    w->Int64(stats == d.index_stats.end() ? 0 : stats->second.item_count);
-    w->Key("IndexArn");
-    w->String(t.arn + "/index/" + index.name);
+    WriteIndexCountsAndArn(d, index.name, w);
     w->EndObject();
   }
   w->EndArray();
@@ -211,13 +216,7 @@ void WriteTableDescription(const TableDescription& d, JsonWriter* w) {
         WriteThroughput(index.throughput, t.pay_per_request, w);
         WriteIndexSettingsMembers(d, index, w);
       }
-      auto stats = d.index_stats.find(index.name);
-      w->Key("IndexSizeBytes");
-      w->Int64(stats == d.index_stats.end() ? 0 : stats->second.size_bytes);
-      w->Key("ItemCount");
-      w->Int64(stats == d.index_stats.end() ? 0 : stats->second.item_count);
-      w->Key("IndexArn");
-      w->String(t.arn + "/index/" + index.name);
+      WriteIndexCountsAndArn(d, index.name, w);
       w->EndObject();
     }
     w->EndArray();
