@@ -44,6 +44,8 @@ const char kUsage[] =
     "  --ttl-update-cooldown S\n"
     "                       refuse UpdateTimeToLive within S seconds of a table's last change, as AWS\n"
     "                       does for about an hour (default 0: no cooldown)\n"
+    "  --pitr-latest-lag-seconds S\n"
+    "                       LatestRestorableDateTime is S seconds behind now (default 300, as AWS)\n"
     "  --page-chaos SEED    cut Query/Scan pages and batches at random legal points (seeded), to catch\n"
     "                       client loops that drop pages or unprocessed items\n"
     "  --faults FILE        inject errors, latency, unprocessed items, dropped connections by rule\n"
@@ -267,6 +269,13 @@ const Flag kFlags[] = {
        long long seconds = 0;
        if (!ParseNumber(value, 0, 86400, &seconds)) return "needs a number of seconds from 0 to 86400";
        state->out->service.ttl_update_cooldown_ms = seconds * 1000;
+       return "";
+     }},
+    {"--pitr-latest-lag-seconds", true, false,
+     [](const std::string& value, ParseState* state) -> std::string {
+       long long seconds = 0;
+       if (!ParseNumber(value, 0, 86400, &seconds)) return "needs a number of seconds from 0 to 86400";
+       state->out->service.pitr_latest_lag_seconds = seconds;
        return "";
      }},
     {"--no-client-cpu-affinity", false, false,

@@ -58,6 +58,8 @@ struct RequestContext {
   // For how long a new table or global index shows CREATING, and a deleted table DELETING (DynamoDB Local's
   // -delayTransientStatuses); 0: ACTIVE, or gone, at once.
   uint64_t transient_status_ms = 0;
+  // How far behind now a table's LatestRestorableDateTime is (--pitr-latest-lag-seconds; DynamoDB: 300 s).
+  int64_t pitr_latest_lag_seconds = 300;
   // UpdateTimeToLive refuses a change this soon after the last one (--ttl-update-cooldown; AWS: about an hour).
   int64_t ttl_update_cooldown_ms = 0;
   RequestCounters* counters = nullptr;  // may be null

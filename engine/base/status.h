@@ -41,6 +41,13 @@ enum class ErrorCode {
   kReplicaAlreadyExists,        // ReplicaAlreadyExistsException
   kReplicaNotFound,             // ReplicaNotFoundException
   kIndexNotFound,               // IndexNotFoundException
+  // Backups and point-in-time recovery (docs/backups.md).
+  kTableAlreadyExists,          // TableAlreadyExistsException
+  kTableInUse,                  // TableInUseException
+  kBackupNotFound,              // BackupNotFoundException
+  kBackupInUse,                 // BackupInUseException
+  kPointInTimeRecoveryUnavailable,  // PointInTimeRecoveryUnavailableException
+  kInvalidRestoreTime,          // InvalidRestoreTimeException
 };
 
 // What a shared check found, where an operation words that error its own way. kNone for everything else.

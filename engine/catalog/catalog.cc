@@ -159,4 +159,31 @@ void Catalog::RemoveStats(const std::vector<uint32_t>& keyspaces) {
   for (uint32_t keyspace : keyspaces) stats_.erase(keyspace);
 }
 
+Status Catalog::ListBackups(std::vector<BackupRecord>* out) const {
+  out->clear();
+  const std::string prefix = BackupPrefix(namespace_id_);
+  auto it = storage_->NewIterator(prefix, PrefixSuccessor(prefix));
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    BackupRecord backup;
+    if (!ParseBackupRecord(std::string(it->value()), &backup)) return Status::Internal("corrupt backup record");
+    out->push_back(std::move(backup));
+  }
+  return it->status();
+}
+
+Status Catalog::FindBackup(const std::string& id, BackupRecord* out, bool* found) const {
+  std::string value;
+  DP_RETURN_IF_ERROR(storage_->Get(BackupKey(namespace_id_, id), &value, found));
+  if (*found && !ParseBackupRecord(value, out)) return Status::Internal("corrupt backup record");
+  return Status::OK();
+}
+
+void Catalog::PutBackup(const BackupRecord& backup, Storage::Batch* batch) const {
+  batch->Put(BackupKey(namespace_id_, backup.id), SerializeBackupRecord(backup));
+}
+
+void Catalog::DeleteBackup(const std::string& id, Storage::Batch* batch) const {
+  batch->Delete(BackupKey(namespace_id_, id));
+}
+
 }  // namespace dynapage

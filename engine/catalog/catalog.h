@@ -26,6 +26,7 @@
 #include "engine/base/status.h"
 #include "engine/catalog/keyspace_counter.h"
 #include "engine/catalog/stream_catalog.h"
+#include "engine/model/backup_record.h"
 #include "engine/model/table_definition.h"
 #include "engine/storage/storage.h"
 
@@ -82,6 +83,11 @@ class Catalog {
   // The DynamoDB streams of the tables, enabled and disabled (loaded by Load()).
   const StreamCatalog& streams() const { return streams_; }
 
+  // The namespace's backups (engine/model/backup_record.h), read from storage: all of them in id order (so by
+  // creation time), or one by id (*found false when there is none).
+  Status ListBackups(std::vector<BackupRecord>* out) const;
+  Status FindBackup(const std::string& id, BackupRecord* out, bool* found) const;
+
   // --- For the write path, under its writer lock.
   // count new keyspaces (for a table, its indexes, its stream), from the store's counter.
   Status ReserveKeyspaces(uint32_t count, uint32_t* first) { return keyspaces_->Reserve(count, first); }
@@ -91,6 +97,8 @@ class Catalog {
   void DeleteDefinition(const std::string& name, Storage::Batch* batch) const;
   void PutStats(uint32_t keyspace, const TableStats& stats, Storage::Batch* batch) const;
   static void DeleteStats(uint32_t keyspace, Storage::Batch* batch);
+  void PutBackup(const BackupRecord& backup, Storage::Batch* batch) const;
+  void DeleteBackup(const std::string& id, Storage::Batch* batch) const;
   // Publishing a change once its batch is written.
   void SetTable(std::shared_ptr<const TableDefinition> table);
   void RemoveTable(const std::string& name);

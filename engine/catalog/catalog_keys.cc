@@ -28,6 +28,21 @@ std::string StreamKey(uint32_t namespace_id, uint32_t stream_id) {
   return key;
 }
 
+std::string BackupPrefix(uint32_t namespace_id) { return TagAndNumber(kBackupTag, namespace_id); }
+
+std::string BackupKey(uint32_t namespace_id, std::string_view backup_id) {
+  return BackupPrefix(namespace_id).append(backup_id);
+}
+
+std::string JournalPrefix(uint32_t keyspace) { return TagAndNumber(kJournalTag, keyspace); }
+
+std::string JournalKey(uint32_t keyspace, int64_t time_ms, uint32_t seq) {
+  std::string key = JournalPrefix(keyspace);
+  AppendBigEndian(static_cast<uint64_t>(time_ms), 8, &key);
+  AppendBigEndian(seq, 4, &key);
+  return key;
+}
+
 std::string NamespaceKey(std::string_view namespace_name) {
   return std::string(1, kNamespaceTag).append(namespace_name);
 }

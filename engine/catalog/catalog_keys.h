@@ -16,6 +16,8 @@
 //   'x' | namespace | stream id    a stream's description (JSON)
 //   'd' | keyspace | …             items and index entries (engine/storage/key_codec.h)
 //   'g' | keyspace | …             the replication stamps of a replica's items (engine/write/replication.h)
+//   'b' | namespace | backup id    a backup's record (JSON, engine/model/backup_record.h); its items are a keyspace
+//   'j' | keyspace | ms | seq      a point-in-time recovery journal entry of a table (engine/write/pitr_journal.h)
 //
 // All of them sort before the data keys except 'g', 'm', 'n', 'r', 's' and 'x', which sort after: every range read is
 // bounded by its own prefix, so the order only matters for readability.
@@ -44,6 +46,8 @@ constexpr char kMigrationTag = 'm';
 constexpr char kNamespaceTag = 'n';
 constexpr char kStatsTag = 's';
 constexpr char kStreamTag = 'x';
+constexpr char kBackupTag = 'b';
+constexpr char kJournalTag = 'j';
 
 // 'c' | namespace: the start of every definition key of a namespace.
 std::string DefinitionPrefix(uint32_t namespace_id);
@@ -52,6 +56,13 @@ std::string StatsKey(uint32_t keyspace);
 // 'x' | namespace: the start of every stream key of a namespace.
 std::string StreamPrefix(uint32_t namespace_id);
 std::string StreamKey(uint32_t namespace_id, uint32_t stream_id);
+// 'b' | namespace: the start of every backup record of a namespace; backup ids sort by creation time.
+std::string BackupPrefix(uint32_t namespace_id);
+std::string BackupKey(uint32_t namespace_id, std::string_view backup_id);
+// 'j' | keyspace: the start of a table's point-in-time recovery journal, ordered by commit time (ms, 8 bytes BE),
+// then by a sequence number (4 bytes BE) that tells apart the entries of one millisecond.
+std::string JournalPrefix(uint32_t keyspace);
+std::string JournalKey(uint32_t keyspace, int64_t time_ms, uint32_t seq);
 std::string NamespaceKey(std::string_view namespace_name);
 std::string MigrationKey(std::string_view namespace_name);
 

@@ -4,12 +4,15 @@
 #include <cstdio>
 #include <utility>
 
+#include "engine/write/backups.h"
 #include "engine/write/time_to_live.h"
 
 namespace dynapage {
 
 Status SweepNow(Database* db, const RequestContext& ctx, const std::string& table_name, uint64_t* deleted) {
   DP_RETURN_IF_ERROR(ExpireItems(db->writes(), ctx, table_name, deleted));
+  DP_RETURN_IF_ERROR(db->writes().TrimJournals(ctx));  // point-in-time recovery keeps its window, no more
+  DP_RETURN_IF_ERROR(ExpireSystemBackups(db->writes(), ctx));
   return db->writes().TrimStreams(ctx);
 }
 

@@ -235,6 +235,17 @@ std::string SerializeTableDefinition(const TableDefinition& t) {
   w.Key("latestStreamLabel");
   w.String(t.latest_stream_label);
   WriteTableSettings(t.settings, &w);
+  if (t.restore_date_time > 0) {
+    w.Key("restore");
+    w.StartObject();
+    w.Key("backupArn");
+    w.String(t.restore_source_backup_arn);
+    w.Key("tableArn");
+    w.String(t.restore_source_table_arn);
+    w.Key("time");
+    w.Double(t.restore_date_time);
+    w.EndObject();
+  }
   if (t.global.is_global()) {
     w.Key("global");
     WriteGlobalTableMembership(t.global, &w);
@@ -303,6 +314,12 @@ bool ParseTableDefinition(const std::string& json, TableDefinition* t) {
     t->latest_stream_label = d["latestStreamLabel"].GetString();
   }
   ReadTableSettings(d, &t->settings);
+  if (d.HasMember("restore")) {
+    const auto& restore = d["restore"];
+    t->restore_source_backup_arn = restore["backupArn"].GetString();
+    t->restore_source_table_arn = restore["tableArn"].GetString();
+    t->restore_date_time = restore["time"].GetDouble();
+  }
   if (d.HasMember("global") && !ReadGlobalTableMembership(d["global"], &t->global)) return false;
   return true;
 }

@@ -63,13 +63,18 @@ struct TableDefinition {
   uint32_t stream_id = 0;
   std::string latest_stream_arn;
   std::string latest_stream_label;
-  // Point-in-time recovery (UpdateContinuousBackups): recorded and shown, nothing is restored.
+  // Point-in-time recovery (UpdateContinuousBackups; while enabled, item writes keep a journal: docs/backups.md).
   bool point_in_time_recovery = false;
   double point_in_time_recovery_since = 0;  // when it was last enabled
   int64_t recovery_period_in_days = 35;
   // Table class, encryption, on-demand and warm throughput, Contributor Insights, Kinesis destinations, resource
   // policies: recorded and shown, acted on by nothing (table_settings.h).
   TableSettings settings;
+  // A table made by RestoreTableFromBackup or RestoreTableToPointInTime: where from and the instant restored (seconds;
+  // 0: not a restored table). Shown as RestoreSummary while the table is CREATING.
+  std::string restore_source_backup_arn;  // empty for a point-in-time restore
+  std::string restore_source_table_arn;
+  double restore_date_time = 0;
   // The global table this table is a replica of (docs/global-tables.md); empty for a regional table.
   GlobalTableMembership global;
 

@@ -1,10 +1,12 @@
 // Continuous backups: a table's point-in-time recovery setting (DescribeContinuousBackups, UpdateContinuousBackups),
 // kept in its TableDefinition (docs/behaviour.md).
 //
-// dynapage records and shows the setting (tools such as Terraform and CDK read it for every table); it keeps no
-// backups and restores nothing. Continuous backups are always ENABLED, as in DynamoDB; point-in-time recovery is
-// DISABLED until enabled, and a change is immediate. A missing table is TableNotFoundException "Table not found:
-// <name>", DynamoDB's answer for these two operations (not the ResourceNotFoundException of the others).
+// While point-in-time recovery is enabled, every item write of the table also records the item as it was in a journal
+// (WritePath::ApplyWrites), which RestoreTableToPointInTime replays backwards (engine/write/backups.h); disabling it
+// forgets the journal; the sweeper trims it to the recovery period (WritePath::TrimJournals). Continuous backups are
+// always ENABLED, as in DynamoDB; point-in-time recovery is DISABLED until enabled, and a change is immediate. A
+// missing table is TableNotFoundException "Table not found: <name>", DynamoDB's answer for these two operations (not
+// the ResourceNotFoundException of the others).
 
 #ifndef DYNAPAGE_ENGINE_WRITE_CONTINUOUS_BACKUPS_H_
 #define DYNAPAGE_ENGINE_WRITE_CONTINUOUS_BACKUPS_H_

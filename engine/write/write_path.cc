@@ -9,6 +9,7 @@
 
 #include "engine/base/check.h"
 #include "engine/base/messages.h"
+#include "engine/catalog/catalog_keys.h"
 #include "engine/storage/item_key.h"
 #include "engine/storage/key_codec.h"
 #include "engine/storage/stored_item.h"
@@ -77,6 +78,21 @@ StreamInfo WritePath::NewStream(const RequestContext& ctx, TableDefinition* tabl
   return stream;
 }
 
+Status WritePath::AssignIdentity(const RequestContext& ctx, TableDefinition* definition, uint32_t extra_keyspaces,
+                                 uint32_t* next_keyspace) {
+  uint32_t next = 0;
+  DP_RETURN_IF_ERROR(
+      catalog_->ReserveKeyspaces(static_cast<uint32_t>(1 + definition->indexes.size() + extra_keyspaces), &next));
+  definition->keyspace = next++;
+  for (auto& index : definition->indexes) index.keyspace = next++;
+  definition->creation_time = ctx.clock->NowSeconds();
+  definition->table_id = NewUuid();
+  definition->arn =
+      "arn:aws:dynamodb:" + ctx.caller.region + ":" + ctx.caller.account_id + ":table/" + definition->name;
+  *next_keyspace = next;
+  return Status::OK();
+}
+
 StreamInfo WritePath::ClosedStream(const RequestContext& ctx, uint32_t id, Storage::Batch* batch) const {
   StreamInfo stream;
   if (!catalog_->streams().Find(id, &stream)) return stream;
@@ -87,16 +103,12 @@ StreamInfo WritePath::ClosedStream(const RequestContext& ctx, uint32_t id, Stora
 
 Status WritePath::CreateTable(const RequestContext& ctx, TableDefinition definition, TableDescription* out) {
   std::lock_guard<std::mutex> write_lock(write_mutex_);
-  if (catalog_->FindTable(definition.name)) return Status::InUse("Table already exists: " + definition.name);
+  if (catalog_->FindTable(definition.name) || restoring_.count(definition.name)) {
+    return Status::InUse("Table already exists: " + definition.name);
+  }
   const bool with_stream = !definition.stream_view_type.empty();
   uint32_t next = 0;
-  DP_RETURN_IF_ERROR(
-      catalog_->ReserveKeyspaces(static_cast<uint32_t>(1 + definition.indexes.size() + (with_stream ? 1 : 0)), &next));
-  definition.keyspace = next++;
-  for (auto& index : definition.indexes) index.keyspace = next++;
-  definition.creation_time = ctx.clock->NowSeconds();
-  definition.table_id = NewUuid();
-  definition.arn = "arn:aws:dynamodb:" + ctx.caller.region + ":" + ctx.caller.account_id + ":table/" + definition.name;
+  DP_RETURN_IF_ERROR(AssignIdentity(ctx, &definition, with_stream ? 1 : 0, &next));
   Storage::Batch batch;
   std::optional<StreamInfo> stream;
   if (with_stream) stream = NewStream(ctx, &definition, next, &batch);
@@ -133,6 +145,8 @@ Status WritePath::DeleteTable(const RequestContext& ctx, const std::string& name
     batch.DeleteRange(prefix, PrefixSuccessor(prefix));
     Catalog::DeleteStats(keyspace, &batch);
   }
+  const std::string journal = JournalPrefix(table.keyspace);
+  batch.DeleteRange(journal, PrefixSuccessor(journal));
   // The table's stream outlives it, disabled, for the retention period.
   std::optional<StreamInfo> closed;
   if (table.stream_id) closed = ClosedStream(ctx, table.stream_id, &batch);
@@ -190,6 +204,10 @@ Status WritePath::ChangeTable(const RequestContext& ctx, const std::string& name
     next.stream_id = 0;
   }
   catalog_->PutDefinition(next, &batch);
+  if (current.point_in_time_recovery && !next.point_in_time_recovery) {  // disabling forgets the history
+    const std::string journal = JournalPrefix(current.keyspace);
+    batch.DeleteRange(journal, PrefixSuccessor(journal));
+  }
   std::vector<uint32_t> dropped;
   for (const auto& index : current.indexes) {
     bool kept = std::any_of(next.indexes.begin(), next.indexes.end(),
@@ -378,6 +396,8 @@ Status WritePath::ApplyWritesLocked(const RequestContext& ctx, std::vector<ItemW
     ItemWrite& w = (*writes)[i];
     const TableDefinition& table = *current[i];
     if (table.stream_id) AddStreamRecord(ctx, table, w, &streams, &batch);
+    if (table.point_in_time_recovery)
+      AddJournalEntry(ctx, table, w.storage_key, found[i] ? &values[i] : nullptr, &batch);
     const std::string& key = w.storage_key;
     TableStats& delta = deltas[table.keyspace];
     if (found[i]) {

@@ -22,6 +22,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,7 @@
 #include "engine/base/status.h"
 #include "engine/catalog/catalog.h"
 #include "engine/model/attribute_value.h"
+#include "engine/model/backup_record.h"
 #include "engine/model/table_definition.h"
 #include "engine/model/wire_item.h"
 #include "engine/storage/storage.h"
@@ -123,6 +125,33 @@ class WritePath {
   // The stamp kept for the item at item_key (a zero stamp of origin region when there is none).
   Status ReadStamp(const std::string& item_key, const std::string& region, ReplicaStamp* stamp) const;
 
+  // Backups and restores (engine/write/backups.h, docs/backups.md). Each copies items in batches of bounded size
+  // from one consistent view taken under the writer lock, and does not hold the lock while it copies, so writes go
+  // on meanwhile (they are not in the copy). What it makes becomes visible only with the batch of its last items,
+  // which holds its record (the backup's, the restored table's definition): a crash before that leaves only items
+  // in a reserved keyspace that nothing reads.
+  //
+  // Copies the items of table `name` into a new keyspace and writes *backup, whose identity the caller filled in;
+  // fills in its keyspace, the table's definition and its counters. A missing table: TableNotFoundException.
+  Status CreateBackup(const RequestContext& ctx, const std::string& name, BackupRecord* backup);
+  // Deletes a backup's record and its items.
+  Status DeleteBackup(const BackupRecord& backup);
+  // What a restore copies: a backup's items (keyspace), or a table's items as they were at an instant
+  // (table_name, at_ms: its items now with the journal entries after at_ms undone).
+  struct RestoreSource {
+    uint32_t keyspace = 0;
+    std::string table_name;
+    int64_t at_ms = 0;
+  };
+  // Makes table definition (validated by the caller; keyspaces, ARN, id and creation time are given here as
+  // CreateTable gives them) with source's items and its indexes' entries. A name taken (or being restored):
+  // TableAlreadyExistsException.
+  Status RestoreTable(const RequestContext& ctx, TableDefinition definition, const RestoreSource& source,
+                      TableDescription* out);
+  // Deletes the journal entries of the tables with point-in-time recovery that are older than their recovery
+  // period (by the context's clock), so that the journal holds the window and no more.
+  Status TrimJournals(const RequestContext& ctx);
+
   // Deletes the stream records older than the retention period, and the disabled streams that outlived it (by the
   // context's clock). Readers treat both as gone already; this gives back their space.
   Status TrimStreams(const RequestContext& ctx);
@@ -160,6 +189,14 @@ class WritePath {
                                std::vector<std::pair<std::string, std::string>>* stamps,
                                std::vector<ReplicatedWrite>* outgoing);
 
+  // Adds to batch the journal entry of a write of the item at storage_key of a table with point-in-time recovery:
+  // the item as stored before it (old_value; null: absent).
+  void AddJournalEntry(const RequestContext& ctx, const TableDefinition& table, const std::string& storage_key,
+                       const std::string* old_value, Storage::Batch* batch);
+  // The ids of the new table's keyspaces, its ARN, id and creation time, as CreateTable gives them.
+  Status AssignIdentity(const RequestContext& ctx, TableDefinition* definition, uint32_t extra_keyspaces,
+                        uint32_t* next_keyspace);
+
   // Asks storage to give back what was deleted from keyspace, as the reclaim policy decided.
   void Reclaim(uint32_t keyspace, SpaceReclaimPolicy::Action action);
 
@@ -174,7 +211,9 @@ class WritePath {
   ClientTokenCache client_tokens_;
   SpaceReclaimPolicy reclaim_policy_;  // under write_mutex_
   ReplicationSink* replication_ = nullptr;
-  int64_t last_stamp_micros_ = 0;  // under write_mutex_: the stamps a write path gives only grow
+  int64_t last_stamp_micros_ = 0;    // under write_mutex_: the stamps a write path gives only grow
+  uint32_t journal_seq_ = 0;         // under write_mutex_: tells apart the journal entries of one millisecond
+  std::set<std::string> restoring_;  // under write_mutex_: the names of the tables being restored
 };
 
 }  // namespace dynapage

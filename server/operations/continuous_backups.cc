@@ -1,20 +1,16 @@
-// DescribeContinuousBackups and UpdateContinuousBackups: a table's point-in-time recovery setting (recorded and
-// shown, nothing restored: see engine/write/continuous_backups.h). One file for the two, which share the answer.
+// DescribeContinuousBackups and UpdateContinuousBackups: a table's point-in-time recovery setting and its restorable
+// window (engine/write/continuous_backups.h, docs/backups.md). One file for the two, which share the answer.
 
-#include <algorithm>
-
-#include "engine/model/json_types.h"
 #include "engine/write/continuous_backups.h"
+#include "engine/model/json_types.h"
+#include "engine/write/backups.h"
 #include "server/operations/operation_table.h"
 #include "server/protocol/request_reader.h"
 
 namespace dynapage {
 
 namespace {
-// How far behind now the latest restorable time is, as DynamoDB shows it.
-constexpr double kLatestRestorableLagSeconds = 300;
-
-void WriteContinuousBackupsDescription(const TableDefinition& table, double now, JsonWriter* w) {
+void WriteContinuousBackupsDescription(const TableDefinition& table, const RequestContext& ctx, JsonWriter* w) {
   w->StartObject();
   w->Key("ContinuousBackupsDescription");
   w->StartObject();
@@ -25,13 +21,14 @@ void WriteContinuousBackupsDescription(const TableDefinition& table, double now,
   w->Key("PointInTimeRecoveryStatus");
   w->String(table.point_in_time_recovery ? "ENABLED" : "DISABLED");
   if (table.point_in_time_recovery) {
-    double earliest = table.point_in_time_recovery_since;
+    const RestorableWindow window =
+        RestorableWindowOf(table, ctx.clock->NowSeconds(), static_cast<double>(ctx.pitr_latest_lag_seconds));
     w->Key("RecoveryPeriodInDays");
     w->Int64(table.recovery_period_in_days);
     w->Key("EarliestRestorableDateTime");
-    w->Double(earliest);
+    w->Double(window.earliest);
     w->Key("LatestRestorableDateTime");
-    w->Double(std::max(earliest, now - kLatestRestorableLagSeconds));
+    w->Double(window.latest);
   }
   w->EndObject();
   w->EndObject();
@@ -44,7 +41,7 @@ Status HandleDescribeContinuousBackups(OperationContext& ctx) {
   DP_RETURN_IF_ERROR(ReadTableNameOnly(RequestReader(ctx.request), &table_name));
   std::shared_ptr<const TableDefinition> table;
   DP_RETURN_IF_ERROR(DescribeContinuousBackups(ctx.db.catalog(), table_name, &table));
-  WriteContinuousBackupsDescription(*table, ctx.context.clock->NowSeconds(), &ctx.response);
+  WriteContinuousBackupsDescription(*table, ctx.context, &ctx.response);
   return Status::OK();
 }
 
@@ -74,7 +71,7 @@ Status HandleUpdateContinuousBackups(OperationContext& ctx) {
   std::shared_ptr<const TableDefinition> table;
   DP_RETURN_IF_ERROR(
       UpdateContinuousBackups(ctx.db.writes(), ctx.context, *table_name, *enabled, period.value_or(35), &table));
-  WriteContinuousBackupsDescription(*table, ctx.context.clock->NowSeconds(), &ctx.response);
+  WriteContinuousBackupsDescription(*table, ctx.context, &ctx.response);
   return Status::OK();
 }
 

@@ -9,7 +9,9 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/catalog/catalog.h"
 #include "server/protocol/operation.h"
+#include "server/protocol/request_reader.h"
 #include "server/protocol/request_targets.h"
 
 namespace dynapage {
@@ -59,6 +61,17 @@ Status HandleUpdateGlobalTableSettings(OperationContext& ctx);
 Status HandleDescribeTableReplicaAutoScaling(OperationContext& ctx);
 Status HandleUpdateTableReplicaAutoScaling(OperationContext& ctx);
 Status HandleDescribeContinuousBackups(OperationContext& ctx);
+// Backups and restores (docs/backups.md).
+Status HandleCreateBackup(OperationContext& ctx);
+Status HandleDescribeBackup(OperationContext& ctx);
+Status HandleListBackups(OperationContext& ctx);
+Status HandleDeleteBackup(OperationContext& ctx);
+Status HandleRestoreTableFromBackup(OperationContext& ctx);
+Status HandleRestoreTableToPointInTime(OperationContext& ctx);
+// BackupArn of DescribeBackup and DeleteBackup, with its constraints.
+Status ReadBackupArn(const RequestReader& r, std::string* arn);
+// A restore's answer: the new table CREATING, with its RestoreSummary, as DynamoDB's first answer shows it.
+void WriteRestoredTableResponse(TableDescription* description, JsonWriter* w);
 Status HandleUpdateContinuousBackups(OperationContext& ctx);
 Status HandlePutResourcePolicy(OperationContext& ctx);
 Status HandleGetResourcePolicy(OperationContext& ctx);

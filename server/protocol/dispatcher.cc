@@ -216,6 +216,7 @@ RequestContext ServiceRequestContext(const ServiceOptions& options, std::string_
   context.max_page_bytes = options.max_page_bytes;
   context.transient_status_ms = options.transient_status_ms;
   context.ttl_update_cooldown_ms = options.ttl_update_cooldown_ms;
+  context.pitr_latest_lag_seconds = options.pitr_latest_lag_seconds;
   return context;
 }
 

@@ -38,6 +38,8 @@ struct ServiceOptions {
   uint64_t transient_status_ms = 0;
   // UpdateTimeToLive's cooldown between changes of a table (--ttl-update-cooldown); 0: none.
   int64_t ttl_update_cooldown_ms = 0;
+  // How far behind now LatestRestorableDateTime is (--pitr-latest-lag-seconds; DynamoDB's 300 s).
+  int64_t pitr_latest_lag_seconds = 300;
   // The region of requests that do not name one in their credential scope (unsigned ones); the account of an
   // access key comes from the key (AccountIdOf).
   std::string region = "us-east-1";

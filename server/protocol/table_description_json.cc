@@ -14,8 +14,6 @@ void WriteKeySchemaElement(const std::string& name, const char* key_type, JsonWr
   w->EndObject();
 }
 
-namespace {
-// Every element in the order CreateTable or UpdateTable received it: the HASH attributes, then the RANGE ones.
 void WriteKeySchema(const KeySchema& key, JsonWriter* w) {
   w->StartArray();
   for (size_t i = 0; i < key.hash_count(); i++) WriteKeySchemaElement(key.hash_at(i).name, "HASH", w);
@@ -23,6 +21,7 @@ void WriteKeySchema(const KeySchema& key, JsonWriter* w) {
   w->EndArray();
 }
 
+namespace {
 // An index's IndexSizeBytes, ItemCount and IndexArn (GSIs, LSIs and vector indexes alike).
 void WriteIndexCountsAndArn(const TableDescription& d, const std::string& index_name, JsonWriter* w) {
   auto stats = d.index_stats.find(index_name);
@@ -34,7 +33,8 @@ void WriteIndexCountsAndArn(const TableDescription& d, const std::string& index_
   w->String(d.definition->arn + "/index/" + index_name);
 }
 
-// An index's Projection: ProjectionType, and NonKeyAttributes under INCLUDE.
+}  // namespace
+
 void WriteProjection(ProjectionType type, const std::vector<std::string>& non_key_attributes, JsonWriter* w) {
   w->StartObject();
   w->Key("ProjectionType");
@@ -66,6 +66,8 @@ void WriteThroughput(const ProvisionedThroughput& t, bool pay_per_request, JsonW
   w->Int64(pay_per_request ? 0 : t.write_capacity_units);
   w->EndObject();
 }
+
+namespace {
 // ProvisionedThroughput, TableSizeBytes, ItemCount, TableArn, TableId: the members every description has.
 void WriteCountsAndIdentity(const TableDescription& d, JsonWriter* w) {
   const TableDefinition& t = *d.definition;
@@ -237,6 +239,22 @@ void WriteTableDescription(const TableDescription& d, JsonWriter* w) {
     w->String(t.latest_stream_arn);
     w->Key("LatestStreamLabel");
     w->String(t.latest_stream_label);
+  }
+  // A restored table's origin, while it is being restored (docs/backups.md).
+  if (d.status == "CREATING" && t.restore_date_time > 0) {
+    w->Key("RestoreSummary");
+    w->StartObject();
+    if (!t.restore_source_backup_arn.empty()) {
+      w->Key("SourceBackupArn");
+      w->String(t.restore_source_backup_arn);
+    }
+    w->Key("SourceTableArn");
+    w->String(t.restore_source_table_arn);
+    w->Key("RestoreDateTime");
+    w->Double(t.restore_date_time);
+    w->Key("RestoreInProgress");
+    w->Bool(true);
+    w->EndObject();
   }
   WriteTableSettingsMembers(d, w);
   w->Key("DeletionProtectionEnabled");

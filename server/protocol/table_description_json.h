@@ -18,6 +18,13 @@ void ApplyTransientStatus(const RequestContext& ctx, TableDescription* descripti
 void WriteTableDescription(const TableDescription& description, JsonWriter* w);
 // One element of a KeySchema: {"AttributeName": name, "KeyType": key_type} ("HASH" or "RANGE").
 void WriteKeySchemaElement(const std::string& name, const char* key_type, JsonWriter* w);
+// A KeySchema: every element in the order CreateTable or UpdateTable received it, the HASH attributes, then the
+// RANGE ones.
+void WriteKeySchema(const KeySchema& key, JsonWriter* w);
+// An index's Projection: ProjectionType, and NonKeyAttributes under INCLUDE.
+void WriteProjection(ProjectionType type, const std::vector<std::string>& non_key_attributes, JsonWriter* w);
+// A ProvisionedThroughput of a description (0/0 under PAY_PER_REQUEST).
+void WriteThroughput(const ProvisionedThroughput& t, bool pay_per_request, JsonWriter* w);
 // A whole response holding only the description: {"<member>": {…}} ("Table" or "TableDescription").
 void WriteTableDescriptionResponse(const char* member, const TableDescription& description, JsonWriter* w);
 // DeleteTable's response: {"TableDescription": {…}} with only what DynamoDB shows of a table being deleted

@@ -88,9 +88,9 @@ Status ReadKeySchema(const RequestReader& r, const char* member, const std::stri
 }
 
 Status ReadThroughput(const RequestReader& r, const std::string& path, std::optional<ProvisionedThroughput>* out,
-                      ConstraintErrors* errors) {
+                      ConstraintErrors* errors, const char* member) {
   out->reset();
-  const rapidjson::Value* v = r.Get("ProvisionedThroughput");
+  const rapidjson::Value* v = r.Get(member);
   if (!v) return Status::OK();
   if (!v->IsObject()) return StructureTypeError(*v);
   RequestReader t(*v);

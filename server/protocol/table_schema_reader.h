@@ -37,9 +37,9 @@ Status ReadKeySchema(const RequestReader& r, const char* member, const std::stri
                      std::vector<KeyElementInput>* out, bool* present, ConstraintErrors* errors,
                      bool at_most_two = true);
 
-// The ProvisionedThroughput member; *out stays empty when absent.
+// The ProvisionedThroughput member (or another of its shape); *out stays empty when absent.
 Status ReadThroughput(const RequestReader& r, const std::string& path, std::optional<ProvisionedThroughput>* out,
-                      ConstraintErrors* errors);
+                      ConstraintErrors* errors, const char* member = "ProvisionedThroughput");
 
 // The Projection member of an index at path: ProjectionType and NonKeyAttributes as sent, with their constraints.
 Status ReadProjection(const RequestReader& r, const std::string& path, std::optional<std::string>* projection_type,

@@ -88,6 +88,12 @@ WireError ToWireError(const Status& status, const std::string& extra) {
         case ErrorCode::kReplicaAlreadyExists: name = "ReplicaAlreadyExistsException"; break;
         case ErrorCode::kReplicaNotFound: name = "ReplicaNotFoundException"; break;
         case ErrorCode::kIndexNotFound: name = "IndexNotFoundException"; break;
+        case ErrorCode::kTableAlreadyExists: name = "TableAlreadyExistsException"; break;
+        case ErrorCode::kTableInUse: name = "TableInUseException"; break;
+        case ErrorCode::kBackupNotFound: name = "BackupNotFoundException"; break;
+        case ErrorCode::kBackupInUse: name = "BackupInUseException"; break;
+        case ErrorCode::kPointInTimeRecoveryUnavailable: name = "PointInTimeRecoveryUnavailableException"; break;
+        case ErrorCode::kInvalidRestoreTime: name = "InvalidRestoreTimeException"; break;
         default: break;
       }
       e.type = std::string(kDynamoDB) + name;

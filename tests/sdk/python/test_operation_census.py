@@ -21,9 +21,8 @@ SDK_MODEL_VERSION = "3.1169.0"
 
 # Operations not implemented yet, each with its issue.
 UNKNOWN_ALLOWED = {
-    # Backups, export, import and bulk operations: issue #30.
-    "CreateBackup", "DescribeBackup", "ListBackups", "DeleteBackup", "RestoreTableFromBackup",
-    "RestoreTableToPointInTime", "ExportTableToPointInTime", "DescribeExport", "ListExports", "ImportTable",
+    # Export, import and bulk operations: issue #30.
+    "ExportTableToPointInTime", "DescribeExport", "ListExports", "ImportTable",
     "DescribeImport", "ListImports", "StartBulkPutItems", "DescribeBulkOperation", "CancelBulkOperation",
     "ListBulkOperations",
 }
