@@ -111,6 +111,7 @@ void TestServer::Start(const TestServerOptions& options) {
   service.messages_pin = options.messages_pin;
   service.transient_status_ms = options.transient_status_ms;
   service.ttl_update_cooldown_ms = options.ttl_update_cooldown_ms;
+  service.pitr_latest_lag_seconds = options.pitr_latest_lag_seconds;
   service.settable_clock = &clock_;
   RequestContext sweeper_context;
   sweeper_context.caller.region = options.region;

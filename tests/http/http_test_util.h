@@ -87,6 +87,7 @@ struct TestServerOptions {
   bool loopback_both = false;                  // listen on 127.0.0.1 and ::1 (BindLoopback) instead of 127.0.0.1 only
   uint64_t transient_status_ms = 0;            // --transient-status-delay
   int64_t ttl_update_cooldown_ms = 0;  // --ttl-update-cooldown
+  int64_t pitr_latest_lag_seconds = 300;  // --pitr-latest-lag-seconds
   // The TTL sweeper's interval (0: none; POST /_dynapage/ttl/sweep still sweeps).
   int64_t ttl_interval_ms = 0;
   TestBenchOptions bench;  // page chaos, faults, audit, request log, metrics: all off by default
