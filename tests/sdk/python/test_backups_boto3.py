@@ -114,11 +114,15 @@ def test_list_backups_time_range_is_lower_inclusive_upper_exclusive(dynapage):
         times.append(details["BackupCreationDateTime"])
         set_clock(dynapage, advance_ms=10_000)
     assert start <= int(times[0].timestamp() * 1000) < start + 5000
-    names = lambda **kw: [s["BackupName"] for s in ddb.list_backups(**kw)["BackupSummaries"]]
+    # The exact creation times (ms), from the ids: botocore would send whole seconds.
+    raw = dynapage.raw_client()
+    arns = [s["BackupArn"] for s in ddb.list_backups()["BackupSummaries"]]
+    times = [int(arn.rsplit("/", 1)[1][:14]) / 1000 for arn in arns]
+    names = lambda **kw: [s["BackupName"] for s in raw.list_backups(**kw)["BackupSummaries"]]
     assert names(TimeRangeLowerBound=times[1]) == ["bk1", "bk2"]
     assert names(TimeRangeUpperBound=times[1]) == ["bk0"]
     assert names(TimeRangeLowerBound=times[0], TimeRangeUpperBound=times[2]) == ["bk0", "bk1"]
-    assert error_of(ddb.list_backups, TimeRangeLowerBound=times[2], TimeRangeUpperBound=times[0]) == (
+    assert error_of(raw.list_backups, TimeRangeLowerBound=times[2], TimeRangeUpperBound=times[0]) == (
         "ValidationException", "Time range lower bound must be less than or equal to upper bound")
 
 
