@@ -10,6 +10,8 @@ namespace dynapage {
 
 Status SweepNow(Database* db, const RequestContext& ctx, const std::string& table_name, uint64_t* deleted) {
   DP_RETURN_IF_ERROR(ExpireItems(db->writes(), ctx, table_name, deleted));
+  uint64_t tombstones = 0;
+  DP_RETURN_IF_ERROR(db->writes().SweepTombstones(ctx, &tombstones));
   return db->writes().TrimStreams(ctx);
 }
 

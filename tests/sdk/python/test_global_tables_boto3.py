@@ -126,13 +126,50 @@ def test_conflicting_writes_converge_on_the_later(start_dynapage):
     for t in threads:
         t.join()
     eventually(lambda: all(item(east, "counters", f"k{k}") == item(west, "counters", f"k{k}") for k in range(20)))
-    # A delete is a write too: it wins over an earlier put of the other region. (The put is seen in the other region
-    # first: a delete of an item a region does not hold yet writes nothing there and is not replicated, so a put
-    # still on its way would come back; docs/global-tables.md.)
+    # A delete is a write too: it wins over an earlier put of the other region.
     east.put_item(TableName="counters", Item={"pk": {"S": "y"}})
     eventually(lambda: item(west, "counters", "y") is not None)
     west.delete_item(TableName="counters", Key={"pk": {"S": "y"}})
     eventually(lambda: item(east, "counters", "y") is None and item(west, "counters", "y") is None)
+
+
+def test_delete_wins_over_an_earlier_put_still_on_its_way(start_dynapage):
+    """A delete of an item its region does not hold yet leaves a tombstone and replicates: the other region's
+    earlier put, arriving afterwards, loses in both regions (it used to come back)."""
+    server = start_dynapage()
+    east, west = client(server, "us-east-1"), client(server, "eu-west-1")
+    east.create_table(TableName="race", **TABLE)
+    add_replica(east, "race")
+    # Writers in us-east-1 keep the replicator busy, so that eu-west-1's puts queue behind their items and reach
+    # us-east-1 after its deletes.
+    stop = threading.Event()
+
+    def flood(n):
+        ddb = client(server, "us-east-1")
+        i = 0
+        while not stop.is_set():
+            batch = [{"PutRequest": {"Item": {"pk": {"S": f"flood{n}-{i}-{j}"}, "pad": {"S": "x" * 4000}}}}
+                     for j in range(25)]
+            ddb.batch_write_item(RequestItems={"race": batch})
+            i += 1
+
+    flooders = [threading.Thread(target=flood, args=(n,)) for n in range(3)]
+    for t in flooders:
+        t.start()
+    try:
+        time.sleep(0.3)
+        for i in range(60):
+            # The put is made first (an earlier stamp); us-east-1 deletes at once, most often before it arrives.
+            west.put_item(TableName="race", Item={"pk": {"S": f"y{i}"}})
+            east.delete_item(TableName="race", Key={"pk": {"S": f"y{i}"}})
+    finally:
+        stop.set()
+        for t in flooders:
+            t.join()
+    for region_client in (east, west):
+        eventually(lambda: all(item(region_client, "race", f"y{i}") is None for i in range(60)))
+    time.sleep(0.5)  # nothing still on its way brings one back
+    assert [i for i in range(60) if item(east, "race", f"y{i}") or item(west, "race", f"y{i}")] == []
 
 
 def test_deleting_a_replica_removes_it(start_dynapage):
