@@ -235,7 +235,7 @@ std::string SerializeTableDefinition(const TableDefinition& t) {
   w.Key("latestStreamLabel");
   w.String(t.latest_stream_label);
   WriteTableSettings(t.settings, &w);
-  if (t.global.is_global()) {
+  if (t.global.is_global() || !t.global.deleting.empty()) {
     w.Key("global");
     WriteGlobalTableMembership(t.global, &w);
   }

@@ -197,6 +197,90 @@ def test_deleting_a_replica_removes_it(start_dynapage):
     assert item(east, "tab", "alone") == {"pk": {"S": "alone"}}
 
 
+def test_membership_changes_are_serialised_and_deleting_replicas_show(start_dynapage):
+    """Under --transient-status-delay a new replica is CREATING and a deleted one DELETING for the delay; meanwhile
+    another Create or Delete of the group is ResourceInUseException (one membership change at a time)."""
+    server = start_dynapage("--transient-status-delay", "1500")
+    east = client(server, "us-east-1")
+    east.create_table(TableName="serial", **TABLE)
+    eventually(lambda: east.describe_table(TableName="serial")["Table"]["TableStatus"] == "ACTIVE")
+    in_use = "Attempt to change a resource which is still in use: Table is being updated: serial"
+
+    def refused(update):
+        with pytest.raises(ClientError) as e:
+            east.update_table(TableName="serial", ReplicaUpdates=[update])
+        assert e.value.response["Error"] == {"Code": "ResourceInUseException", "Message": in_use}
+
+    add_replica(east, "serial")
+    assert east.describe_table(TableName="serial")["Table"]["Replicas"] == [
+        {"RegionName": "eu-west-1", "ReplicaStatus": "CREATING"}]
+    refused({"Create": {"RegionName": "ap-south-1"}})
+    refused({"Delete": {"RegionName": "eu-west-1"}})
+    eventually(lambda: east.describe_table(TableName="serial")["Table"]["Replicas"] == [
+        {"RegionName": "eu-west-1", "ReplicaStatus": "ACTIVE"}])
+
+    add_replica(east, "serial", "ap-south-1")
+    eventually(lambda: all(r["ReplicaStatus"] == "ACTIVE"
+                           for r in east.describe_table(TableName="serial")["Table"]["Replicas"]))
+    east.update_table(TableName="serial", ReplicaUpdates=[{"Delete": {"RegionName": "eu-west-1"}}])
+    assert east.describe_table(TableName="serial")["Table"]["Replicas"] == [
+        {"RegionName": "ap-south-1", "ReplicaStatus": "ACTIVE"}, {"RegionName": "eu-west-1", "ReplicaStatus": "DELETING"}]
+    refused({"Create": {"RegionName": "eu-west-1"}})
+    eventually(lambda: east.describe_table(TableName="serial")["Table"]["Replicas"] == [
+        {"RegionName": "ap-south-1", "ReplicaStatus": "ACTIVE"}])
+
+    # The last replica deleted: the table is regional, and shows it DELETING for the delay.
+    east.update_table(TableName="serial", ReplicaUpdates=[{"Delete": {"RegionName": "ap-south-1"}}])
+    described = east.describe_table(TableName="serial")["Table"]
+    assert described["Replicas"] == [{"RegionName": "ap-south-1", "ReplicaStatus": "DELETING"}]
+    assert "GlobalTableVersion" not in described
+    eventually(lambda: "Replicas" not in east.describe_table(TableName="serial")["Table"])
+
+
+def test_group_settings_apply_to_every_replica(start_dynapage):
+    """UpdateTable and UpdateTimeToLive on one replica change the group-wide settings of all (version 2019.11.21):
+    a GSI created in us-east-1 is queried in eu-west-1, one deleted there goes in us-east-1 too, TTL and encryption
+    follow; regional settings (table class) stay."""
+    server = start_dynapage()
+    east, west = client(server, "us-east-1"), client(server, "eu-west-1")
+    east.create_table(TableName="shared", **TABLE)
+    add_replica(east, "shared")
+    east.put_item(TableName="shared", Item={"pk": {"S": "a"}, "color": {"S": "red"}})
+    east.update_table(
+        TableName="shared",
+        AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                              {"AttributeName": "color", "AttributeType": "S"}],
+        GlobalSecondaryIndexUpdates=[{"Create": {
+            "IndexName": "by_color", "KeySchema": [{"AttributeName": "color", "KeyType": "HASH"}],
+            "Projection": {"ProjectionType": "ALL"}}}])
+
+    def west_index_active():
+        indexes = west.describe_table(TableName="shared")["Table"].get("GlobalSecondaryIndexes", [])
+        return [i["IndexName"] for i in indexes if i["IndexStatus"] == "ACTIVE"] == ["by_color"]
+
+    eventually(west_index_active)
+    found = west.query(TableName="shared", IndexName="by_color", KeyConditionExpression="color = :c",
+                       ExpressionAttributeValues={":c": {"S": "red"}})["Items"]
+    assert found == [{"pk": {"S": "a"}, "color": {"S": "red"}}]
+    # A write made afterwards is in the other region's index too.
+    east.put_item(TableName="shared", Item={"pk": {"S": "b"}, "color": {"S": "red"}})
+    eventually(lambda: west.query(TableName="shared", IndexName="by_color", KeyConditionExpression="color = :c",
+                                  ExpressionAttributeValues={":c": {"S": "red"}})["Count"] == 2)
+
+    west.update_time_to_live(TableName="shared",
+                             TimeToLiveSpecification={"Enabled": True, "AttributeName": "expires"})
+    assert east.describe_time_to_live(TableName="shared")["TimeToLiveDescription"] == {
+        "TimeToLiveStatus": "ENABLED", "AttributeName": "expires"}
+    east.update_table(TableName="shared", SSESpecification={"Enabled": True, "SSEType": "KMS"})
+    sse = west.describe_table(TableName="shared")["Table"]["SSEDescription"]
+    assert (sse["SSEType"], sse["KMSMasterKeyArn"].split(":")[3]) == ("KMS", "eu-west-1")  # the key in its region
+    east.update_table(TableName="shared", TableClass="STANDARD_INFREQUENT_ACCESS")  # regional
+    assert "TableClassSummary" not in west.describe_table(TableName="shared")["Table"]
+
+    west.update_table(TableName="shared", GlobalSecondaryIndexUpdates=[{"Delete": {"IndexName": "by_color"}}])
+    eventually(lambda: "GlobalSecondaryIndexes" not in east.describe_table(TableName="shared")["Table"])
+
+
 def test_replica_errors(start_dynapage):
     server = start_dynapage()
     east, west = client(server, "us-east-1"), client(server, "eu-west-1")
