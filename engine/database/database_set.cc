@@ -196,4 +196,14 @@ Status DatabaseSet::Find(const Caller& caller, Database** out) {
   return Status::OK();
 }
 
+bool DatabaseSet::BeginMembershipChange(const std::string& group) {
+  std::lock_guard<std::mutex> lock(membership_mu_);
+  return membership_changes_.insert(group).second;
+}
+
+void DatabaseSet::EndMembershipChange(const std::string& group) {
+  std::lock_guard<std::mutex> lock(membership_mu_);
+  membership_changes_.erase(group);
+}
+
 }  // namespace dynapage

@@ -16,6 +16,8 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
+#include <set>
 #include <shared_mutex>
 #include <string>
 #include <string_view>
@@ -80,6 +82,10 @@ class DatabaseSet {
   // The replicator of global tables (engine/database/replicator.h): null in the shared mode, where every region
   // is one namespace and a table cannot have replicas.
   Replicator* replicator() { return replicator_.get(); }
+  // Global tables' membership changes (engine/database/global_tables.h): marks group (an access key's table) as
+  // being changed; false if it is already, by a call still running.
+  bool BeginMembershipChange(const std::string& group);
+  void EndMembershipChange(const std::string& group);
 
  private:
   DatabaseSet(NamespaceMode mode, std::unique_ptr<Store> store);
@@ -103,7 +109,9 @@ class DatabaseSet {
   std::unordered_map<std::string, Namespace> open_;  // guarded by mu_
   RequestContext sweeper_context_;                   // set before the sweeper starts
   std::unique_ptr<Sweeper> sweeper_;                 // stopped first by the destructor
-  std::unique_ptr<Replicator> replicator_;           // drained and stopped before the sweeper
+  std::mutex membership_mu_;
+  std::set<std::string> membership_changes_;  // guarded by membership_mu_
+  std::unique_ptr<Replicator> replicator_;    // drained and stopped before the sweeper
 };
 
 }  // namespace dynapage

@@ -56,6 +56,7 @@ GlobalTableMembership Without(const GlobalTableMembership& m, const std::vector<
                                      [&](const ReplicaMember& r) { return Contains(removed, r.region); }),
                       left.replicas.end());
   if (Contains(removed, left.witness_region)) left.witness_region.clear();
+  left.deleting.clear();  // over: a change begins only once the earlier ones are
   if (left.replicas.size() <= 1 && left.witness_region.empty()) left = GlobalTableMembership();
   return left;
 }
@@ -125,6 +126,28 @@ Status CopyItems(DatabaseSet* set, const RequestContext& ctx, Database* source_d
   DP_RETURN_IF_ERROR(it->status());
   return batch.empty() ? Status::OK() : flush();
 }
+
+std::string TableBeingUpdated(const std::string& table) {
+  return "Attempt to change a resource which is still in use: Table is being updated: " + table;
+}
+
+// Holds group's membership change (DatabaseSet::BeginMembershipChange) for its lifetime, if no call had it.
+class MembershipChangeGuard {
+ public:
+  MembershipChangeGuard(DatabaseSet* set, std::string group)
+      : set_(set), group_(std::move(group)), owned_(set->BeginMembershipChange(group_)) {}
+  ~MembershipChangeGuard() {
+    if (owned_) set_->EndMembershipChange(group_);
+  }
+  MembershipChangeGuard(const MembershipChangeGuard&) = delete;
+  MembershipChangeGuard& operator=(const MembershipChangeGuard&) = delete;
+  bool owned() const { return owned_; }
+
+ private:
+  DatabaseSet* set_;
+  std::string group_;
+  bool owned_;
+};
 
 std::string ReplicasExisted(const std::string& table) {
   return "Failed to create a the new replica of table with name: '" + table +
@@ -226,6 +249,12 @@ Status UpdateReplicas(DatabaseSet* set, const RequestContext& ctx, const Replica
   TableDescription before;
   DP_RETURN_IF_ERROR(db->catalog().DescribeTable(request.table, &before));
   const TableDefinition& t = *before.definition;
+  // One membership change of a group at a time: none while another call runs, or while a replica still shows
+  // CREATING or DELETING (--transient-status-delay).
+  MembershipChangeGuard guard(set, ctx.caller.access_key + '\n' + t.name);
+  if (!guard.owned() || MembershipChanging(t.global, ctx.clock->NowSeconds(), ctx.transient_status_ms)) {
+    return Status::InUse(TableBeingUpdated(t.name));
+  }
   std::vector<std::string> creates;
   DP_RETURN_IF_ERROR(CheckReplicaUpdates(set, ctx, t, request, &creates));
 
@@ -233,6 +262,7 @@ Status UpdateReplicas(DatabaseSet* set, const RequestContext& ctx, const Replica
       t.global.is_global() ? RegionsOf(t.global) : std::vector<std::string>{ctx.caller.region};
   if (!creates.empty()) {
     GlobalTableMembership m = t.global;
+    m.deleting.clear();  // over: a change begins only once the earlier ones are
     if (!m.is_global()) {
       m.version = kGlobalTableVersion2019;
       m.replicas.push_back(MemberIn(ctx.caller.region));
@@ -271,7 +301,11 @@ Status UpdateReplicas(DatabaseSet* set, const RequestContext& ctx, const Replica
     for (const std::string& region : members) {
       if (!Contains(removed, region)) left.push_back(region);
     }
-    DP_RETURN_IF_ERROR(SetMembership(set, ctx, t.name, left, Without(t.global, removed), false));
+    GlobalTableMembership after = Without(t.global, removed);
+    if (ctx.transient_status_ms > 0) {  // DescribeTable shows them DELETING for the delay
+      for (const std::string& region : request.deletes) after.deleting[region] = ctx.clock->NowSeconds();
+    }
+    DP_RETURN_IF_ERROR(SetMembership(set, ctx, t.name, left, after, false));
   }
   DP_RETURN_IF_ERROR(db->catalog().DescribeTable(request.table, out));
   out->status = "UPDATING";
@@ -537,6 +571,64 @@ Status FindReplica(DatabaseSet* set, const RequestContext& ctx, const std::strin
 Status SetGroupSettings(DatabaseSet* set, const RequestContext& ctx, const TableDefinition& table,
                         const GlobalTableMembership& m) {
   return SetMembership(set, ctx, table.name, RegionsOf(table.global), m, false);
+}
+
+namespace {
+// A KMS key ARN of another region: "arn:aws:kms:<region>:…", the same key id (local keys are not regional).
+std::string KmsKeyIn(const std::string& arn, const std::string& region) {
+  const std::string prefix = "arn:aws:kms:";
+  if (arn.rfind(prefix, 0) != 0) return arn;
+  size_t end = arn.find(':', prefix.size());
+  return end == std::string::npos ? arn : prefix + region + arn.substr(end);
+}
+
+// The settings DynamoDB keeps equal across a group, from source into replica (in region). Regional ones stay:
+// tags, deletion protection, point-in-time recovery, table class, Contributor Insights, Kinesis destinations,
+// resource policies, the replicas' read capacity overrides (kept in the membership).
+void CopyGroupSettings(const TableDefinition& source, const std::string& region, TableDefinition* replica) {
+  replica->attribute_definitions = source.attribute_definitions;
+  replica->pay_per_request = source.pay_per_request;
+  replica->last_update_to_pay_per_request_time = source.last_update_to_pay_per_request_time;
+  replica->throughput = source.throughput;
+  replica->ttl_attribute = source.ttl_attribute;
+  replica->stream_view_type = source.stream_view_type;
+  replica->settings.capacity.on_demand = source.settings.capacity.on_demand;
+  replica->settings.capacity.warm = source.settings.capacity.warm;
+  replica->settings.sse_kms = source.settings.sse_kms;
+  replica->settings.kms_master_key_arn = KmsKeyIn(source.settings.kms_master_key_arn, region);
+  replica->settings.sse_updated_time = source.settings.sse_updated_time;
+  // Global indexes as the source has them: a new one (keyspace 0) is backfilled by ChangeTable, one the source
+  // lacks is dropped; local ones cannot change.
+  std::vector<IndexDefinition> indexes;
+  for (const IndexDefinition& index : source.indexes) {
+    const IndexDefinition* existing = replica->FindIndex(index.name);
+    if (!index.global) {
+      if (existing) indexes.push_back(*existing);
+      continue;
+    }
+    IndexDefinition copy = index;
+    copy.keyspace = existing ? existing->keyspace : 0;
+    copy.settings.insights = existing ? existing->settings.insights : ContributorInsights();
+    indexes.push_back(std::move(copy));
+  }
+  replica->indexes = std::move(indexes);
+}
+}  // namespace
+
+Status PropagateGroupSettings(DatabaseSet* set, const RequestContext& ctx, const std::string& name) {
+  if (!set->replicator()) return Status::OK();
+  Database* db = nullptr;
+  DP_RETURN_IF_ERROR(set->For(ctx.caller, &db));
+  auto source = db->catalog().FindTable(name);
+  if (!source || source->global.version != kGlobalTableVersion2019) return Status::OK();
+  for (const std::string& region : RegionsOf(source->global)) {
+    if (region == ctx.caller.region) continue;
+    DP_RETURN_IF_ERROR(ChangeInRegions(set, ctx, name, {region}, [&](const TableDefinition&, TableDefinition* next) {
+      CopyGroupSettings(*source, region, next);
+      return Status::OK();
+    }));
+  }
+  return Status::OK();
 }
 
 }  // namespace dynapage

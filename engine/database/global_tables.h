@@ -11,7 +11,8 @@
 //               keys and a NEW_AND_OLD_IMAGES stream; a removed replica stays, as an independent table. Its items
 //               carry the aws:rep:* attributes (engine/write/write_path.cc).
 // Every change of membership is written to every member's definition, one region after the other, each through
-// its own write path. Concurrent changes to one group are not serialised (DynamoDB answers ResourceInUse).
+// its own write path. UpdateTable's changes of one group are serialised: one made while another call runs, or
+// while a replica still shows CREATING or DELETING (--transient-status-delay), is ResourceInUseException.
 //
 // REQUIRES (of every function): set has namespaces (set->replicator() is not null).
 
@@ -99,6 +100,10 @@ Status UpdateGlobalTableSettings(DatabaseSet* set, const RequestContext& ctx, co
 // "Global table with name: '<name>' does not exist." for a regional or missing table.
 Status FindReplica(DatabaseSet* set, const RequestContext& ctx, const std::string& name,
                    std::shared_ptr<const TableDefinition>* out);
+// After UpdateTable or UpdateTimeToLive of the table name in ctx's region: a 2019.11.21 replica's group-wide
+// settings copied into every other replica (billing mode and throughput, global secondary indexes created or
+// deleted, TTL, stream, encryption, on-demand and warm throughput). Nothing for a regional or 2017 table.
+Status PropagateGroupSettings(DatabaseSet* set, const RequestContext& ctx, const std::string& name);
 // Writes m (the same group, other settings) into the definition of every member of table's group.
 Status SetGroupSettings(DatabaseSet* set, const RequestContext& ctx, const TableDefinition& table,
                         const GlobalTableMembership& m);

@@ -13,6 +13,8 @@ Status SweepNow(Database* db, const RequestContext& ctx, const std::string& tabl
   DP_RETURN_IF_ERROR(ExpireItems(db->writes(), ctx, table_name, deleted));
   DP_RETURN_IF_ERROR(db->writes().TrimJournals(ctx));  // point-in-time recovery keeps its window, no more
   DP_RETURN_IF_ERROR(ExpireSystemBackups(db->writes(), ctx));
+  uint64_t tombstones = 0;
+  DP_RETURN_IF_ERROR(db->writes().SweepTombstones(ctx, &tombstones));
   return db->writes().TrimStreams(ctx);
 }
 

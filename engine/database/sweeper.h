@@ -1,4 +1,5 @@
-// Sweeper: the background thread that deletes expired TTL items and trims stream records past their retention.
+// Sweeper: the background thread that deletes expired TTL items and replica tombstones, and trims stream records
+// past their retention.
 //
 // Every interval (real time) it runs a round: for a database, ExpireItems (engine/write/time_to_live.h) over every
 // table with TTL enabled and WritePath::TrimStreams, with a context whose clock is the server's (so a clock set
@@ -22,7 +23,8 @@
 
 namespace dynapage {
 
-// One sweep: expired items of table_name (every TTL table when empty) deleted, old stream records trimmed.
+// One sweep: expired items of table_name (every TTL table when empty) deleted, tombstones of replicated deletions
+// past their retention (engine/write/replication.h) deleted, old stream records trimmed.
 Status SweepNow(Database* db, const RequestContext& ctx, const std::string& table_name, uint64_t* deleted);
 
 class Sweeper {

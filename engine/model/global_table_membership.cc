@@ -77,6 +77,20 @@ bool ReadScalingMap(const rapidjson::Value& v, std::map<std::string, AutoScaling
 }
 }  // namespace
 
+bool InTransientWindow(double since, double now, uint64_t delay_ms) {
+  return since > 0 && (now - since) * 1000 < static_cast<double>(delay_ms);
+}
+
+bool MembershipChanging(const GlobalTableMembership& m, double now, uint64_t delay_ms) {
+  for (const ReplicaMember& r : m.replicas) {
+    if (InTransientWindow(r.created, now, delay_ms)) return true;
+  }
+  for (const auto& [region, since] : m.deleting) {
+    if (InTransientWindow(since, now, delay_ms)) return true;
+  }
+  return false;
+}
+
 void WriteGlobalTableMembership(const GlobalTableMembership& m, JsonOut* w) {
   w->StartObject();
   w->Key("version");
@@ -108,6 +122,15 @@ void WriteGlobalTableMembership(const GlobalTableMembership& m, JsonOut* w) {
   WriteScaling(m.write_scaling, w);
   w->Key("indexWriteScaling");
   WriteScalingMap(m.index_write_scaling, w);
+  if (!m.deleting.empty()) {
+    w->Key("deleting");
+    w->StartObject();
+    for (const auto& [region, since] : m.deleting) {
+      w->Key(region.c_str());
+      w->Double(since);
+    }
+    w->EndObject();
+  }
   w->EndObject();
 }
 
@@ -127,6 +150,13 @@ bool ReadGlobalTableMembership(const rapidjson::Value& v, GlobalTableMembership*
   m->strong_consistency = v["strong"].GetBool();
   m->witness_region = v["witness"].GetString();
   m->group_created = v["groupCreated"].GetDouble();
+  if (v.HasMember("deleting")) {
+    if (!v["deleting"].IsObject()) return false;
+    for (auto it = v["deleting"].MemberBegin(); it != v["deleting"].MemberEnd(); ++it) {
+      if (!it->value.IsNumber()) return false;
+      m->deleting[it->name.GetString()] = it->value.GetDouble();
+    }
+  }
   return ReadScaling(v["writeScaling"], &m->write_scaling) &&
          ReadScalingMap(v["indexWriteScaling"], &m->index_write_scaling);
 }

@@ -55,12 +55,21 @@ struct GlobalTableMembership {
   double group_created = 0;             // 2017: when CreateGlobalTable made the group
   AutoScalingSettings write_scaling;    // the group's write capacity auto scaling
   std::map<std::string, AutoScalingSettings> index_write_scaling;  // by GSI name
+  // Replicas deleted from the group, by region: when (seconds since the epoch). Kept only while they show
+  // DELETING (--transient-status-delay), also on a table whose last replica left; not members.
+  std::map<std::string, double> deleting;
 
   bool is_global() const { return !version.empty(); }
   bool has(const std::string& region) const;
   const ReplicaMember* find(const std::string& region) const;
   ReplicaMember* find(const std::string& region);
 };
+
+// Whether something that began at since (seconds since the epoch) still shows its transient status at now, under
+// --transient-status-delay delay_ms (0: nothing does).
+bool InTransientWindow(double since, double now, uint64_t delay_ms);
+// Whether a replica of m is still CREATING or DELETING: a membership change in progress.
+bool MembershipChanging(const GlobalTableMembership& m, double now, uint64_t delay_ms);
 
 void WriteGlobalTableMembership(const GlobalTableMembership& m, rapidjson::Writer<rapidjson::StringBuffer>* w);
 // False if v is not a membership WriteGlobalTableMembership wrote.

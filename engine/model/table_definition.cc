@@ -246,7 +246,7 @@ std::string SerializeTableDefinition(const TableDefinition& t) {
     w.Double(t.restore_date_time);
     w.EndObject();
   }
-  if (t.global.is_global()) {
+  if (t.global.is_global() || !t.global.deleting.empty()) {
     w.Key("global");
     WriteGlobalTableMembership(t.global, &w);
   }

@@ -20,7 +20,10 @@ std::string ReplicaStampKey(std::string_view item_key) {
 
 std::string ReplicaStampPrefix(uint32_t keyspace) { return ReplicaStampKey(KeyspacePrefix(keyspace)); }
 
-std::string EncodeReplicaStamp(const ReplicaStamp& stamp) { return std::to_string(stamp.micros) + " " + stamp.origin; }
+// "<micros> <origin>", and " -" after a deletion's. Region names have no spaces.
+std::string EncodeReplicaStamp(const ReplicaStamp& stamp) {
+  return std::to_string(stamp.micros) + " " + stamp.origin + (stamp.deleted ? " -" : "");
+}
 
 bool DecodeReplicaStamp(std::string_view value, ReplicaStamp* stamp) {
   size_t space = value.find(' ');
@@ -29,8 +32,11 @@ bool DecodeReplicaStamp(std::string_view value, ReplicaStamp* stamp) {
   char* end = nullptr;
   stamp->micros = std::strtoll(micros.c_str(), &end, 10);
   if (*end != '\0') return false;
-  stamp->origin = std::string(value.substr(space + 1));
-  return true;
+  std::string_view rest = value.substr(space + 1);
+  stamp->deleted = rest.size() > 2 && rest.substr(rest.size() - 2) == " -";
+  if (stamp->deleted) rest.remove_suffix(2);
+  stamp->origin = std::string(rest);
+  return !stamp->origin.empty();
 }
 
 }  // namespace dynapage

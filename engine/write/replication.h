@@ -2,7 +2,9 @@
 //
 // Every item write committed on a table with replicas carries a ReplicaStamp: the time of the write in
 // microseconds and the region it was made in. The stamp is kept beside the item under its own key ('g' instead of
-// the item key's 'd'), also after a deletion (the tombstone), and is written in the same batch as the item. A
+// the item key's 'd'), also after a deletion (a tombstone: the stamp of a deletion, also of an item that was not
+// there, so that an older put still on its way from another replica loses), and is written in the same batch as
+// the item. Tombstones are kept kTombstoneRetentionMicros, then swept (WritePath::SweepTombstones). A
 // write arriving from another replica is applied only if its stamp is newer than the stamp kept (last writer
 // wins, ties broken by region name), so that every replica ends with the same item whatever the order the writes
 // arrive in. A local write gets a stamp newer than the one kept, so it always applies and always wins where it
@@ -24,14 +26,20 @@
 namespace dynapage {
 
 struct ReplicaStamp {
-  int64_t micros = 0;  // 0: an item written before its table had replicas
-  std::string origin;  // the region the write was made in
+  int64_t micros = 0;    // 0: an item written before its table had replicas
+  std::string origin;    // the region the write was made in
+  bool deleted = false;  // a tombstone: the write deleted the item (or found none)
 
   // The order of last writer wins: the later time, then the greater region name.
   bool NewerThan(const ReplicaStamp& other) const {
     return micros != other.micros ? micros > other.micros : origin > other.origin;
   }
 };
+
+// How long a tombstone is kept: a write older than a deletion that arrives later than this after it resurrects the
+// item. Replication takes milliseconds (a catch-up after an overflow of the replicator's queue, seconds), so a
+// day is ample; it bounds what deletes keep on disk.
+constexpr int64_t kTombstoneRetentionMicros = 24LL * 3600 * 1000 * 1000;
 
 // The key of an item's stamp: its storage key with 'g' for the leading 'd'. REQUIRES: item_key is a 'd' key.
 std::string ReplicaStampKey(std::string_view item_key);

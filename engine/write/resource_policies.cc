@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 
 #include "engine/base/messages.h"
 
@@ -96,7 +97,76 @@ bool ActionsCoverPut(const rapidjson::Value& action) {
 }
 }  // namespace
 
-Status CheckResourcePolicyDocument(const std::string& document, bool confirm_remove_self) {
+namespace {
+Status InvalidPolicy(const std::string& why) { return Status::Validation("Invalid policy document: " + why); }
+
+// "arn:aws:dynamodb:<region>:<account>:" of arn: what every DynamoDB Resource of its policy starts with.
+std::string ArnScope(const std::string& arn) {
+  size_t end = 0;
+  for (int colons = 0; colons < 5 && end != std::string::npos; colons++) end = arn.find(':', end + (colons > 0));
+  return end == std::string::npos ? arn : arn.substr(0, end + 1);
+}
+
+// Calls fn on value's strings: value itself, or each string of an array.
+template <typename Fn>
+Status ForEachString(const rapidjson::Value& value, const char* member, Fn fn) {
+  if (value.IsString()) return fn(std::string(value.GetString(), value.GetStringLength()));
+  if (!value.IsArray()) return InvalidPolicy(std::string(member) + " must be a string or a list of strings");
+  for (const auto& v : value.GetArray()) {
+    if (!v.IsString()) return InvalidPolicy(std::string(member) + " must be a string or a list of strings");
+    DP_RETURN_IF_ERROR(fn(std::string(v.GetString(), v.GetStringLength())));
+  }
+  return Status::OK();
+}
+
+// Whether a statement's Principal is everyone: "*", or {"AWS": "*"} (or a list holding "*").
+bool EveryPrincipal(const rapidjson::Value& principal) {
+  if (principal.IsString()) return std::string(principal.GetString()) == "*";
+  if (!principal.IsObject()) return false;
+  for (auto it = principal.MemberBegin(); it != principal.MemberEnd(); ++it) {
+    if (it->value.IsString() && std::string(it->value.GetString()) == "*") return true;
+    if (!it->value.IsArray()) continue;
+    for (const auto& v : it->value.GetArray()) {
+      if (v.IsString() && std::string(v.GetString()) == "*") return true;
+    }
+  }
+  return false;
+}
+
+Status CheckStatement(const rapidjson::Value& statement, const std::string& scope, std::set<std::string>* sids) {
+  if (!statement.IsObject()) return InvalidPolicy("each Statement must be a JSON object");
+  auto sid = statement.FindMember("Sid");
+  if (sid != statement.MemberEnd()) {
+    if (!sid->value.IsString()) return InvalidPolicy("Sid must be a string");
+    if (!sids->insert(sid->value.GetString()).second) {
+      return InvalidPolicy("Statement IDs (SID) in a single policy must be unique: " +
+                           std::string(sid->value.GetString()));
+    }
+  }
+  auto effect = statement.FindMember("Effect");
+  auto principal = statement.FindMember("Principal");
+  const bool allows =
+      effect != statement.MemberEnd() && effect->value.IsString() && std::string(effect->value.GetString()) == "Allow";
+  if (allows && principal != statement.MemberEnd() && EveryPrincipal(principal->value)) {
+    return InvalidPolicy("a statement allows access to every principal (\"*\"): public access is blocked");
+  }
+  auto resource = statement.FindMember("Resource");
+  if (resource == statement.MemberEnd()) return Status::OK();
+  return ForEachString(resource->value, "Resource", [&](const std::string& arn) {
+    if (arn.rfind("arn:aws:dynamodb:", 0) != 0) return Status::OK();  // "*" and other services' ARNs
+    if (arn.compare(0, scope.size(), scope) != 0) {
+      return InvalidPolicy("Resource " + arn + " is not in the account and region of the policy's resource");
+    }
+    if (arn.find("/index/") != std::string::npos) {
+      return InvalidPolicy("Resource " + arn + " is an index: policies apply to tables and streams");
+    }
+    return Status::OK();
+  });
+}
+}  // namespace
+
+Status CheckResourcePolicyDocument(const std::string& document, const std::string& resource_arn,
+                                   bool confirm_remove_self) {
   if (document.size() > kMaxResourcePolicyBytes) {
     return Status::Validation("Policy document size " + std::to_string(document.size()) +
                               " exceeds the maximum allowed size of " + std::to_string(kMaxResourcePolicyBytes) +
@@ -107,6 +177,15 @@ Status CheckResourcePolicyDocument(const std::string& document, bool confirm_rem
   if (d.HasParseError() || !d.IsObject()) return Status::Validation("Invalid policy document: not a JSON object");
   auto statements = d.FindMember("Statement");
   if (statements == d.MemberEnd()) return Status::Validation("Invalid policy document: Statement is missing");
+  std::set<std::string> sids;
+  const std::string scope = ArnScope(resource_arn);
+  if (statements->value.IsArray()) {
+    for (const auto& statement : statements->value.GetArray()) {
+      DP_RETURN_IF_ERROR(CheckStatement(statement, scope, &sids));
+    }
+  } else {
+    DP_RETURN_IF_ERROR(CheckStatement(statements->value, scope, &sids));
+  }
   if (confirm_remove_self) return Status::OK();
   auto denies_put = [](const rapidjson::Value& s) {
     if (!s.IsObject() || !s.HasMember("Effect") || !s["Effect"].IsString()) return false;
@@ -152,7 +231,7 @@ Status ChangePolicy(WritePath& write_path, const RequestContext& ctx, const std:
 Status PutResourcePolicy(WritePath& write_path, const RequestContext& ctx, const std::string& arn,
                          const std::string& document, const std::optional<std::string>& expected_revision_id,
                          bool confirm_remove_self, std::string* revision_id) {
-  DP_RETURN_IF_ERROR(CheckResourcePolicyDocument(document, confirm_remove_self));
+  DP_RETURN_IF_ERROR(CheckResourcePolicyDocument(document, arn, confirm_remove_self));
   const std::string now_ms = std::to_string(static_cast<int64_t>(ctx.clock->NowSeconds() * 1000));
   return ChangePolicy(write_path, ctx, arn, expected_revision_id,
                       [&](const std::string& key, std::map<std::string, ResourcePolicy>* policies) {

@@ -24,9 +24,12 @@ constexpr size_t kMaxResourcePolicyBytes = 20480;
 // ExpectedRevisionId's value for "no policy yet".
 inline constexpr char kNoPolicyRevision[] = "NO_POLICY";
 
-// ValidationException unless document is a JSON object of at most kMaxResourcePolicyBytes; one that denies
+// ValidationException unless document is a JSON object of at most kMaxResourcePolicyBytes whose statements are
+// objects with unique Sids, that allow nothing to every principal ("*": public access), and whose DynamoDB
+// Resources are in resource_arn's account and region and name no index; one that denies
 // dynamodb:PutResourcePolicy needs confirm_remove_self (ConfirmRemoveSelfResourceAccess).
-Status CheckResourcePolicyDocument(const std::string& document, bool confirm_remove_self);
+Status CheckResourcePolicyDocument(const std::string& document, const std::string& resource_arn,
+                                   bool confirm_remove_self);
 
 // Attaches document to the table or stream named by arn. *revision_id: the policy's revision after the Put.
 Status PutResourcePolicy(WritePath& write_path, const RequestContext& ctx, const std::string& arn,

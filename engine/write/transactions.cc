@@ -51,6 +51,7 @@ Status PrepareAction(WritePath& write_path, const TransactWriteAction& a, Action
       request->del->expression_inputs = a.expression_inputs;
       DP_RETURN_IF_ERROR(PrepareDeleteItem(write_path, *request->del, write));
       if (a.kind == TransactWriteAction::Kind::kConditionCheck) {
+        write->check_only = true;
         // A delete's mutator is its condition check followed by the removal: keep the check, keep the item.
         write->mutate = [check = std::move(write->mutate)](const AttributeMap* current,
                                                            std::optional<AttributeMap>* next) {

@@ -19,6 +19,9 @@
 
 namespace dynapage {
 
+// The entries one batch of a long job (an index backfill, a tombstone sweep) holds at most.
+constexpr size_t kEntriesPerBatch = 1000;
+
 namespace {
 std::string NewUuid() {
   static std::mt19937_64 rng(std::random_device{}());
@@ -282,7 +285,6 @@ void WritePath::AddIndexEntries(const TableDefinition& table, const AttributeMap
 
 Status WritePath::BackfillIndexes(const TableDefinition& table, const std::vector<IndexDefinition>& added,
                                   std::map<uint32_t, TableStats>* stats) {
-  constexpr size_t kEntriesPerBatch = 1000;
   TableDefinition only_added = table;
   only_added.indexes = added;
   for (const auto& index : added) (*stats)[index.keyspace] = TableStats();
@@ -490,11 +492,11 @@ Status WritePath::StampReplicatedWrites(const RequestContext& ctx,
       stamps->emplace_back(ReplicaStampKey(w.storage_key), EncodeReplicaStamp(*w.replica_stamp));
       continue;
     }
-    if (!found[i] && !w.new_item) continue;  // nothing there, nothing written
+    if (w.check_only) continue;  // nothing written
     ReplicaStamp kept;
     DP_RETURN_IF_ERROR(ReadStamp(w.storage_key, ctx.caller.region, &kept));
     ReplicaStamp stamp{std::max({ctx.clock->NowMillis() * 1000, last_stamp_micros_ + 1, kept.micros + 1}),
-                       ctx.caller.region};
+                       ctx.caller.region, !w.new_item};
     last_stamp_micros_ = stamp.micros;
     if (w.new_item && table.global.version == kGlobalTableVersion2017) {
       (*w.new_item)["aws:rep:deleting"] = AttributeValue::Bool(false);
@@ -547,6 +549,74 @@ Status WritePath::ApplyReplicated(const RequestContext& ctx, const std::string& 
   DP_RETURN_IF_ERROR(ApplyWritesLocked(ctx, &items, &statuses));
   *applied = items.size();
   return Status::OK();
+}
+
+Status WritePath::ReadReplicatedChunk(const std::string& table_name, size_t max_bytes, std::string* resume,
+                                      std::vector<ReplicatedWrite>* out) {
+  out->clear();
+  std::lock_guard<std::mutex> write_lock(write_mutex_);
+  auto table = catalog_->FindTable(table_name);
+  std::string start = *resume;
+  resume->clear();
+  if (!table || !table->global.is_global()) return Status::OK();
+  const std::string item_prefix = KeyspacePrefix(table->keyspace);
+  const std::string stamp_prefix = ReplicaStampPrefix(table->keyspace);
+  std::vector<std::string> to_regions;
+  for (const ReplicaMember& member : table->global.replicas) to_regions.push_back(member.region);
+  size_t bytes = 0;
+  auto it = storage_->NewIterator(stamp_prefix + start, PrefixSuccessor(stamp_prefix));
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    if (bytes >= max_bytes) {
+      *resume = std::string(it->key().substr(stamp_prefix.size()));
+      break;
+    }
+    ReplicatedWrite w;
+    w.table = table_name;
+    w.key_suffix = std::string(it->key().substr(stamp_prefix.size()));
+    if (!DecodeReplicaStamp(it->value(), &w.stamp)) return Status::Internal("corrupt replica stamp");
+    w.to_regions = to_regions;
+    std::string value;
+    bool found = false;
+    DP_RETURN_IF_ERROR(storage_->Get(item_prefix + w.key_suffix, &value, &found));
+    if (found) {
+      AttributeMap item;
+      uint64_t size = 0;
+      DP_RETURN_IF_ERROR(DecodeTableItem(*table, value, &item, &size));
+      bytes += size;
+      w.item = std::move(item);
+    }
+    bytes += w.key_suffix.size() + 64;
+    out->push_back(std::move(w));
+  }
+  return it->status();
+}
+
+Status WritePath::SweepTombstones(const RequestContext& ctx, uint64_t* swept) {
+  *swept = 0;
+  std::lock_guard<std::mutex> write_lock(write_mutex_);
+  const int64_t horizon = ctx.clock->NowMillis() * 1000 - kTombstoneRetentionMicros;
+  std::vector<std::string> names;
+  bool more = false;
+  catalog_->ListTables("", SIZE_MAX, &names, &more);
+  auto batch = std::make_unique<Storage::Batch>();
+  for (const std::string& name : names) {
+    auto table = catalog_->FindTable(name);
+    if (!table || !table->global.is_global()) continue;
+    const std::string prefix = ReplicaStampPrefix(table->keyspace);
+    auto it = storage_->NewIterator(prefix, PrefixSuccessor(prefix));
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      ReplicaStamp stamp;
+      if (!DecodeReplicaStamp(it->value(), &stamp) || !stamp.deleted || stamp.micros >= horizon) continue;
+      batch->Delete(std::string(it->key()));
+      (*swept)++;
+      if (batch->Count() >= kEntriesPerBatch) {  // bounded memory, whatever the number of tombstones
+        DP_RETURN_IF_ERROR(storage_->Write(batch.get()));
+        batch = std::make_unique<Storage::Batch>();
+      }
+    }
+    DP_RETURN_IF_ERROR(it->status());
+  }
+  return batch->Count() ? storage_->Write(batch.get()) : Status::OK();
 }
 
 void WritePath::AddStreamRecord(const RequestContext& ctx, const TableDefinition& table, const ItemWrite& write,

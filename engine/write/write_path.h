@@ -62,6 +62,8 @@ struct ItemWrite {
   const WireItem* wire_put = nullptr;
   // A deletion by TTL expiry: its stream record names DynamoDB's service as the user (docs/streams-and-ttl.md).
   bool by_ttl = false;
+  // A transaction's ConditionCheck: the item stays as it is, and is not a write to replicate.
+  bool check_only = false;
   // A write arriving from another replica (ApplyReplicated): applied with this stamp and not sent on.
   const ReplicaStamp* replica_stamp = nullptr;
   // Filled in by ApplyWrites, with each item's DynamoDB size (0 when absent). old_item is the item replaced,
@@ -122,6 +124,12 @@ class WritePath {
   // names table; ctx's caller is this namespace's.
   Status ApplyReplicated(const RequestContext& ctx, const std::string& table, const std::string& from_region,
                          std::vector<ReplicatedWrite>* writes, size_t* applied);
+  // A replicator's catch-up (engine/database/replicator.h): the stamped items of table (tombstones included), from
+  // the item key suffix *resume on (empty: the first), as writes to every member of its group, until about
+  // max_bytes of items; *resume is where the next chunk starts, empty after the last. Read under the writer lock,
+  // so each chunk is consistent. A table that is not (or no longer) global has none.
+  Status ReadReplicatedChunk(const std::string& table, size_t max_bytes, std::string* resume,
+                             std::vector<ReplicatedWrite>* out);
   // The stamp kept for the item at item_key (a zero stamp of origin region when there is none).
   Status ReadStamp(const std::string& item_key, const std::string& region, ReplicaStamp* stamp) const;
 
@@ -151,6 +159,9 @@ class WritePath {
   // Deletes the journal entries of the tables with point-in-time recovery that are older than their recovery
   // period (by the context's clock), so that the journal holds the window and no more.
   Status TrimJournals(const RequestContext& ctx);
+  // Deletes the tombstones (engine/write/replication.h) older than kTombstoneRetentionMicros by the context's
+  // clock; *swept counts them.
+  Status SweepTombstones(const RequestContext& ctx, uint64_t* swept);
 
   // Deletes the stream records older than the retention period, and the disabled streams that outlived it (by the
   // context's clock). Readers treat both as gone already; this gives back their space.
@@ -181,8 +192,8 @@ class WritePath {
   Status ApplyWritesLocked(const RequestContext& ctx, std::vector<ItemWrite>* writes, std::vector<Status>* statuses);
   // For the writes on tables with replicas: each write's stamp (a replicated write's own, else one newer than the
   // stamp kept and than every stamp given before), the 2017 version's aws:rep:* attributes on the item, the stamps
-  // to put into the batch, and the local writes to send to the other replicas. Absent items left absent by a local
-  // write get nothing.
+  // to put into the batch, and the local writes to send to the other replicas. A deletion gets a tombstone also
+  // when the item was absent; a ConditionCheck gets nothing.
   Status StampReplicatedWrites(const RequestContext& ctx,
                                const std::vector<std::shared_ptr<const TableDefinition>>& current,
                                const std::vector<bool>& found, std::vector<ItemWrite>* writes,

@@ -85,7 +85,11 @@ Status HandleCreateTable(OperationContext& ctx) {
   if (!defs_valid) return Status::Validation("Invalid AttributeDefinitions");
   DP_RETURN_IF_ERROR(CreateTableStreamCheck(stream));
   DP_RETURN_IF_ERROR(CheckSseSpecification(r));
-  if (resource_policy) DP_RETURN_IF_ERROR(CheckResourcePolicyDocument(*resource_policy, true));
+  if (resource_policy) {
+    const std::string arn =
+        "arn:aws:dynamodb:" + ctx.context.caller.region + ":" + ctx.context.caller.account_id + ":table/" + *table_name;
+    DP_RETURN_IF_ERROR(CheckResourcePolicyDocument(*resource_policy, arn, true));
+  }
 
   for (size_t i = 0; i < defs.size(); i++) {
     for (size_t j = i + 1; j < defs.size(); j++) {

@@ -7,6 +7,7 @@
 #include "engine/write/update_table.h"
 
 #include "engine/base/messages.h"
+#include "engine/database/global_tables.h"
 #include "server/operations/operation_table.h"
 #include "server/protocol/model_constraints.h"
 #include "server/protocol/request_reader.h"
@@ -270,6 +271,10 @@ Status HandleUpdateTable(OperationContext& ctx) {
   }
   TableDescription description;
   DP_RETURN_IF_ERROR(UpdateTable(ctx.db.writes(), ctx.context, request, &description));
+  // A replica's group-wide settings are every replica's (docs/global-tables.md).
+  if (ctx.databases) {
+    DP_RETURN_IF_ERROR(PropagateGroupSettings(ctx.databases, ctx.context, description.definition->name));
+  }
   ApplyTransientStatus(ctx.context, &description);  // a new index is CREATING for the delay
   WriteTableDescriptionResponse("TableDescription", description, &ctx.response);
   return Status::OK();

@@ -1,5 +1,6 @@
 // UpdateTimeToLive: enables or disables TTL on a table (recorded, not enforced: see engine/write/time_to_live.h).
 
+#include "engine/database/global_tables.h"
 #include "engine/model/json_types.h"
 #include "engine/write/time_to_live.h"
 #include "server/operations/operation_table.h"
@@ -36,6 +37,11 @@ Status HandleUpdateTimeToLive(OperationContext& ctx) {
   }
   DP_RETURN_IF_ERROR(errors.ToStatus());
   DP_RETURN_IF_ERROR(UpdateTimeToLive(ctx.db.writes(), ctx.context, *table_name, *enabled, *attribute));
+  if (ctx.databases) {  // a replica's TTL is every replica's (docs/global-tables.md)
+    TableDescription changed;
+    DP_RETURN_IF_ERROR(ctx.db.catalog().DescribeTable(*table_name, &changed));
+    DP_RETURN_IF_ERROR(PropagateGroupSettings(ctx.databases, ctx.context, changed.definition->name));
+  }
   JsonWriter& w = ctx.response;
   w.StartObject();
   w.Key("TimeToLiveSpecification");

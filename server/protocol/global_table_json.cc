@@ -16,10 +16,14 @@ std::string RegionOfArn(const std::string& arn) {
 void ApplyReplicaTransientStatus(const RequestContext& ctx, TableDescription* description) {
   if (ctx.transient_status_ms == 0) return;
   const double now = ctx.clock->NowSeconds();
-  for (const ReplicaMember& r : description->definition->global.replicas) {
-    if (r.created > 0 && (now - r.created) * 1000 < static_cast<double>(ctx.transient_status_ms)) {
+  const GlobalTableMembership& m = description->definition->global;
+  for (const ReplicaMember& r : m.replicas) {
+    if (InTransientWindow(r.created, now, ctx.transient_status_ms)) {
       description->replica_status.emplace(r.region, "CREATING");
     }
+  }
+  for (const auto& [region, since] : m.deleting) {
+    if (InTransientWindow(since, now, ctx.transient_status_ms)) description->replica_status.emplace(region, "DELETING");
   }
 }
 

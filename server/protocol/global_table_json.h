@@ -17,7 +17,7 @@ namespace dynapage {
 // The region of a table's ARN ("arn:aws:dynamodb:REGION:…").
 std::string RegionOfArn(const std::string& arn);
 
-// With a transient-status delay, a replica added less than the delay ago is CREATING.
+// With a transient-status delay, a replica added less than the delay ago is CREATING, one deleted DELETING.
 void ApplyReplicaTransientStatus(const RequestContext& ctx, TableDescription* description);
 
 // A 2019.11.21 replica's members of its TableDescription: GlobalTableVersion, GlobalTableSettingsReplicationMode,

@@ -220,6 +220,31 @@ def test_resource_policies(raw):
                                                     "Resource": table_arn}]}
     assert error_of(raw.put_resource_policy, ResourceArn=table_arn, Policy=json.dumps(deny))[0] == "ValidationException"
     raw.put_resource_policy(ResourceArn=table_arn, Policy=json.dumps(deny), ConfirmRemoveSelfResourceAccess=True)
+    # The document's statements: unique Sids, no public access, Resources of this account and region, no index.
+    def refused(*statements):
+        code, message = error_of(raw.put_resource_policy, ResourceArn=table_arn,
+                                 Policy=json.dumps({"Version": "2012-10-17", "Statement": list(statements)}))
+        assert code == "ValidationException"
+        return message
+
+    reader = {"Effect": "Allow", "Principal": {"AWS": "arn:aws:iam::111122223333:root"}, "Action": "dynamodb:GetItem",
+              "Resource": table_arn}
+    assert refused(dict(reader, Sid="a"), dict(reader, Sid="a")) == (
+        "Invalid policy document: Statement IDs (SID) in a single policy must be unique: a")
+    assert refused(dict(reader, Principal="*")) == (
+        'Invalid policy document: a statement allows access to every principal ("*"): public access is blocked')
+    assert refused(dict(reader, Principal={"AWS": ["*"]})).startswith("Invalid policy document: a statement allows")
+    other_account = table_arn.replace(":000000000000:", ":999999999999:")
+    assert refused(dict(reader, Resource=[table_arn, other_account])) == (
+        f"Invalid policy document: Resource {other_account} is not in the account and region of the policy's resource")
+    other_region = table_arn.replace(":us-east-1:", ":eu-west-1:")
+    assert refused(dict(reader, Resource=other_region)).startswith(f"Invalid policy document: Resource {other_region}")
+    assert refused(dict(reader, Resource=table_arn + "/index/gsi")) == (
+        f"Invalid policy document: Resource {table_arn}/index/gsi is an index: policies apply to tables and streams")
+    assert refused("not a statement") == "Invalid policy document: each Statement must be a JSON object"
+    # Denying everyone, and Sids that differ, are fine.
+    raw.put_resource_policy(ResourceArn=table_arn, ConfirmRemoveSelfResourceAccess=True, Policy=json.dumps(
+        {"Version": "2012-10-17", "Statement": [dict(reader, Sid="a"), dict(deny["Statement"][0], Sid="b")]}))
 
     # A stream has a policy of its own; deleting answers the removed revision.
     stream_revision = raw.put_resource_policy(ResourceArn=stream_arn, Policy=document)["RevisionId"]

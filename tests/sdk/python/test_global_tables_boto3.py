@@ -126,13 +126,50 @@ def test_conflicting_writes_converge_on_the_later(start_dynapage):
     for t in threads:
         t.join()
     eventually(lambda: all(item(east, "counters", f"k{k}") == item(west, "counters", f"k{k}") for k in range(20)))
-    # A delete is a write too: it wins over an earlier put of the other region. (The put is seen in the other region
-    # first: a delete of an item a region does not hold yet writes nothing there and is not replicated, so a put
-    # still on its way would come back; docs/global-tables.md.)
+    # A delete is a write too: it wins over an earlier put of the other region.
     east.put_item(TableName="counters", Item={"pk": {"S": "y"}})
     eventually(lambda: item(west, "counters", "y") is not None)
     west.delete_item(TableName="counters", Key={"pk": {"S": "y"}})
     eventually(lambda: item(east, "counters", "y") is None and item(west, "counters", "y") is None)
+
+
+def test_delete_wins_over_an_earlier_put_still_on_its_way(start_dynapage):
+    """A delete of an item its region does not hold yet leaves a tombstone and replicates: the other region's
+    earlier put, arriving afterwards, loses in both regions (it used to come back)."""
+    server = start_dynapage()
+    east, west = client(server, "us-east-1"), client(server, "eu-west-1")
+    east.create_table(TableName="race", **TABLE)
+    add_replica(east, "race")
+    # Writers in us-east-1 keep the replicator busy, so that eu-west-1's puts queue behind their items and reach
+    # us-east-1 after its deletes.
+    stop = threading.Event()
+
+    def flood(n):
+        ddb = client(server, "us-east-1")
+        i = 0
+        while not stop.is_set():
+            batch = [{"PutRequest": {"Item": {"pk": {"S": f"flood{n}-{i}-{j}"}, "pad": {"S": "x" * 4000}}}}
+                     for j in range(25)]
+            ddb.batch_write_item(RequestItems={"race": batch})
+            i += 1
+
+    flooders = [threading.Thread(target=flood, args=(n,)) for n in range(3)]
+    for t in flooders:
+        t.start()
+    try:
+        time.sleep(0.3)
+        for i in range(60):
+            # The put is made first (an earlier stamp); us-east-1 deletes at once, most often before it arrives.
+            west.put_item(TableName="race", Item={"pk": {"S": f"y{i}"}})
+            east.delete_item(TableName="race", Key={"pk": {"S": f"y{i}"}})
+    finally:
+        stop.set()
+        for t in flooders:
+            t.join()
+    for region_client in (east, west):
+        eventually(lambda: all(item(region_client, "race", f"y{i}") is None for i in range(60)))
+    time.sleep(0.5)  # nothing still on its way brings one back
+    assert [i for i in range(60) if item(east, "race", f"y{i}") or item(west, "race", f"y{i}")] == []
 
 
 def test_deleting_a_replica_removes_it(start_dynapage):
@@ -158,6 +195,90 @@ def test_deleting_a_replica_removes_it(start_dynapage):
     west.delete_table(TableName="tab")
     assert "Replicas" not in east.describe_table(TableName="tab")["Table"]
     assert item(east, "tab", "alone") == {"pk": {"S": "alone"}}
+
+
+def test_membership_changes_are_serialised_and_deleting_replicas_show(start_dynapage):
+    """Under --transient-status-delay a new replica is CREATING and a deleted one DELETING for the delay; meanwhile
+    another Create or Delete of the group is ResourceInUseException (one membership change at a time)."""
+    server = start_dynapage("--transient-status-delay", "1500")
+    east = client(server, "us-east-1")
+    east.create_table(TableName="serial", **TABLE)
+    eventually(lambda: east.describe_table(TableName="serial")["Table"]["TableStatus"] == "ACTIVE")
+    in_use = "Attempt to change a resource which is still in use: Table is being updated: serial"
+
+    def refused(update):
+        with pytest.raises(ClientError) as e:
+            east.update_table(TableName="serial", ReplicaUpdates=[update])
+        assert e.value.response["Error"] == {"Code": "ResourceInUseException", "Message": in_use}
+
+    add_replica(east, "serial")
+    assert east.describe_table(TableName="serial")["Table"]["Replicas"] == [
+        {"RegionName": "eu-west-1", "ReplicaStatus": "CREATING"}]
+    refused({"Create": {"RegionName": "ap-south-1"}})
+    refused({"Delete": {"RegionName": "eu-west-1"}})
+    eventually(lambda: east.describe_table(TableName="serial")["Table"]["Replicas"] == [
+        {"RegionName": "eu-west-1", "ReplicaStatus": "ACTIVE"}])
+
+    add_replica(east, "serial", "ap-south-1")
+    eventually(lambda: all(r["ReplicaStatus"] == "ACTIVE"
+                           for r in east.describe_table(TableName="serial")["Table"]["Replicas"]))
+    east.update_table(TableName="serial", ReplicaUpdates=[{"Delete": {"RegionName": "eu-west-1"}}])
+    assert east.describe_table(TableName="serial")["Table"]["Replicas"] == [
+        {"RegionName": "ap-south-1", "ReplicaStatus": "ACTIVE"}, {"RegionName": "eu-west-1", "ReplicaStatus": "DELETING"}]
+    refused({"Create": {"RegionName": "eu-west-1"}})
+    eventually(lambda: east.describe_table(TableName="serial")["Table"]["Replicas"] == [
+        {"RegionName": "ap-south-1", "ReplicaStatus": "ACTIVE"}])
+
+    # The last replica deleted: the table is regional, and shows it DELETING for the delay.
+    east.update_table(TableName="serial", ReplicaUpdates=[{"Delete": {"RegionName": "ap-south-1"}}])
+    described = east.describe_table(TableName="serial")["Table"]
+    assert described["Replicas"] == [{"RegionName": "ap-south-1", "ReplicaStatus": "DELETING"}]
+    assert "GlobalTableVersion" not in described
+    eventually(lambda: "Replicas" not in east.describe_table(TableName="serial")["Table"])
+
+
+def test_group_settings_apply_to_every_replica(start_dynapage):
+    """UpdateTable and UpdateTimeToLive on one replica change the group-wide settings of all (version 2019.11.21):
+    a GSI created in us-east-1 is queried in eu-west-1, one deleted there goes in us-east-1 too, TTL and encryption
+    follow; regional settings (table class) stay."""
+    server = start_dynapage()
+    east, west = client(server, "us-east-1"), client(server, "eu-west-1")
+    east.create_table(TableName="shared", **TABLE)
+    add_replica(east, "shared")
+    east.put_item(TableName="shared", Item={"pk": {"S": "a"}, "color": {"S": "red"}})
+    east.update_table(
+        TableName="shared",
+        AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                              {"AttributeName": "color", "AttributeType": "S"}],
+        GlobalSecondaryIndexUpdates=[{"Create": {
+            "IndexName": "by_color", "KeySchema": [{"AttributeName": "color", "KeyType": "HASH"}],
+            "Projection": {"ProjectionType": "ALL"}}}])
+
+    def west_index_active():
+        indexes = west.describe_table(TableName="shared")["Table"].get("GlobalSecondaryIndexes", [])
+        return [i["IndexName"] for i in indexes if i["IndexStatus"] == "ACTIVE"] == ["by_color"]
+
+    eventually(west_index_active)
+    found = west.query(TableName="shared", IndexName="by_color", KeyConditionExpression="color = :c",
+                       ExpressionAttributeValues={":c": {"S": "red"}})["Items"]
+    assert found == [{"pk": {"S": "a"}, "color": {"S": "red"}}]
+    # A write made afterwards is in the other region's index too.
+    east.put_item(TableName="shared", Item={"pk": {"S": "b"}, "color": {"S": "red"}})
+    eventually(lambda: west.query(TableName="shared", IndexName="by_color", KeyConditionExpression="color = :c",
+                                  ExpressionAttributeValues={":c": {"S": "red"}})["Count"] == 2)
+
+    west.update_time_to_live(TableName="shared",
+                             TimeToLiveSpecification={"Enabled": True, "AttributeName": "expires"})
+    assert east.describe_time_to_live(TableName="shared")["TimeToLiveDescription"] == {
+        "TimeToLiveStatus": "ENABLED", "AttributeName": "expires"}
+    east.update_table(TableName="shared", SSESpecification={"Enabled": True, "SSEType": "KMS"})
+    sse = west.describe_table(TableName="shared")["Table"]["SSEDescription"]
+    assert (sse["SSEType"], sse["KMSMasterKeyArn"].split(":")[3]) == ("KMS", "eu-west-1")  # the key in its region
+    east.update_table(TableName="shared", TableClass="STANDARD_INFREQUENT_ACCESS")  # regional
+    assert "TableClassSummary" not in west.describe_table(TableName="shared")["Table"]
+
+    west.update_table(TableName="shared", GlobalSecondaryIndexUpdates=[{"Delete": {"IndexName": "by_color"}}])
+    eventually(lambda: "GlobalSecondaryIndexes" not in east.describe_table(TableName="shared")["Table"])
 
 
 def test_replica_errors(start_dynapage):
