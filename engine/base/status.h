@@ -41,6 +41,11 @@ enum class ErrorCode {
   kReplicaAlreadyExists,        // ReplicaAlreadyExistsException
   kReplicaNotFound,             // ReplicaNotFoundException
   kIndexNotFound,               // IndexNotFoundException
+  // Export and import (docs/export-import.md).
+  kPointInTimeRecoveryUnavailable,  // PointInTimeRecoveryUnavailableException
+  kInvalidExportTime,               // InvalidExportTimeException
+  kExportConflict,                  // ExportConflictException
+  kExportNotFound,                  // ExportNotFoundException
 };
 
 // What a shared check found, where an operation words that error its own way. kNone for everything else.

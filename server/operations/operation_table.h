@@ -70,6 +70,10 @@ Status HandleEnableKinesisStreamingDestination(OperationContext& ctx);
 Status HandleDisableKinesisStreamingDestination(OperationContext& ctx);
 Status HandleUpdateKinesisStreamingDestination(OperationContext& ctx);
 Status HandleDescribeKinesisStreamingDestination(OperationContext& ctx);
+// Export and import (docs/export-import.md).
+Status HandleExportTableToPointInTime(OperationContext& ctx);
+Status HandleDescribeExport(OperationContext& ctx);
+Status HandleListExports(OperationContext& ctx);
 // PartiQL (docs/partiql.md).
 Status HandleExecuteStatement(OperationContext& ctx);
 Status HandleBatchExecuteStatement(OperationContext& ctx);

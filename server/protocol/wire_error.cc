@@ -88,6 +88,10 @@ WireError ToWireError(const Status& status, const std::string& extra) {
         case ErrorCode::kReplicaAlreadyExists: name = "ReplicaAlreadyExistsException"; break;
         case ErrorCode::kReplicaNotFound: name = "ReplicaNotFoundException"; break;
         case ErrorCode::kIndexNotFound: name = "IndexNotFoundException"; break;
+        case ErrorCode::kPointInTimeRecoveryUnavailable: name = "PointInTimeRecoveryUnavailableException"; break;
+        case ErrorCode::kInvalidExportTime: name = "InvalidExportTimeException"; break;
+        case ErrorCode::kExportConflict: name = "ExportConflictException"; break;
+        case ErrorCode::kExportNotFound: name = "ExportNotFoundException"; break;
         default: break;
       }
       e.type = std::string(kDynamoDB) + name;

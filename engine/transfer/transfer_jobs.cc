@@ -1,0 +1,396 @@
+#include "engine/transfer/transfer_jobs.h"
+
+#include <openssl/md5.h>
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <ctime>
+#include <random>
+
+#include "engine/base/base64.h"
+#include "engine/transfer/export_layout.h"
+#include "engine/transfer/export_lines.h"
+#include "engine/transfer/gzip_codec.h"
+#include "engine/transfer/table_as_of.h"
+
+namespace dynapage {
+
+const char kNoS3DirMessage[] =
+    "Export and import need a local S3 folder: start dynapage with --s3-dir DIR (bucket b is the folder DIR/b)";
+
+namespace {
+// How long a ClientToken is remembered (DynamoDB: 8 hours).
+constexpr double kClientTokenSeconds = 8 * 3600;
+// A data file is closed and a new one begun after this many uncompressed bytes.
+constexpr size_t kDataFileBytes = 64 << 20;
+// Incremental export windows: at least 15 minutes, at most 24 hours.
+constexpr double kMinIncrementalSeconds = 15 * 60;
+constexpr double kMaxIncrementalSeconds = 24 * 3600;
+
+Status InvalidExportTime(std::string message) {
+  return Status::Error(ErrorCode::kInvalidExportTime, std::move(message));
+}
+
+std::mt19937_64& Random() {
+  thread_local std::mt19937_64 rng(std::random_device{}());
+  return rng;
+}
+
+// A job id: the 14-digit epoch milliseconds of its start, '-', 8 lowercase hex digits.
+std::string NewJobId(int64_t now_millis) {
+  char id[32];
+  std::snprintf(id, sizeof id, "%014" PRId64 "-%08" PRIx32, now_millis, static_cast<uint32_t>(Random()()));
+  return id;
+}
+
+// The parts of a table ARN arn:aws:dynamodb:<region>:<account>:table/<name>.
+struct TableArnParts {
+  std::string region, account, table;
+};
+
+Status ParseExportTableArn(const std::string& arn, TableArnParts* parts) {
+  const std::string prefix = "arn:aws:dynamodb:";
+  if (arn.compare(0, 4, "arn:") != 0) {
+    return Status::Validation("One or more parameter values were invalid: tableArn is not a valid ARN");
+  }
+  size_t region_end = arn.find(':', prefix.size());
+  size_t account_end = region_end == std::string::npos ? region_end : arn.find(':', region_end + 1);
+  if (arn.compare(0, prefix.size(), prefix) != 0 || account_end == std::string::npos ||
+      arn.compare(account_end + 1, 6, "table/") != 0) {
+    return Status::Validation("One or more parameter values were invalid: tableArn is not a valid ARN");
+  }
+  parts->region = arn.substr(prefix.size(), region_end - prefix.size());
+  parts->account = arn.substr(region_end + 1, account_end - region_end - 1);
+  parts->table = arn.substr(account_end + 7);
+  if (parts->table.empty() || parts->table.find('/') != std::string::npos) {
+    return Status::Validation("Invalid Request: Table ARN is invalid.");
+  }
+  return Status::OK();
+}
+
+// The export's table, checked: it exists in the caller's namespace under that ARN.
+Status FindExportTable(const Database& db, const RequestContext& ctx, const std::string& arn,
+                       std::shared_ptr<const TableDefinition>* table) {
+  TableArnParts parts;
+  DP_RETURN_IF_ERROR(ParseExportTableArn(arn, &parts));
+  *table = db.catalog().FindTable(parts.table);
+  if (!*table || parts.account != ctx.caller.account_id || parts.region != ctx.caller.region) {
+    return Status::Error(ErrorCode::kTableNotFound, "Table not found: " + arn);
+  }
+  return Status::OK();
+}
+
+// The incremental export members' checks, in DynamoDB's order.
+Status CheckExportKind(const ExportRequest& r, const TableDefinition& table, double now) {
+  bool incremental = r.export_type && *r.export_type == "INCREMENTAL_EXPORT";
+  if (r.has_incremental_specification && !r.export_type) {
+    return Status::Validation(
+        "Invalid Request: Export Type expected to be Incremental Export when incremental export specification is "
+        "provided");
+  }
+  if (r.has_incremental_specification && !incremental) {
+    return Status::Validation(
+        "Invalid Request: When Export Type is Full Export , Incremental Export Specification should not be provided");
+  }
+  if (incremental && !r.has_incremental_specification) {
+    return Status::Validation(
+        "Invalid Request: Incremental Export Specification expected when export type is set as Incremental Export");
+  }
+  if (!incremental) return Status::OK();
+  if (!r.export_from_time) {
+    return Status::Validation("Invalid Request: ExportFromTime must be provided in IncrementalExportSpecification");
+  }
+  double from = *r.export_from_time;
+  double to = r.export_to_time.value_or(now);
+  double since = table.point_in_time_recovery_since;
+  if (from < since || from > to) {
+    return InvalidExportTime("Incremental export period from time cannot be less than the table creation time : " +
+                             FormatIsoTime(since));
+  }
+  if (to - from < kMinIncrementalSeconds) {
+    return InvalidExportTime(
+        "Difference between export period from time and export period to time is less than 15 minutes");
+  }
+  if (to > now) {
+    return InvalidExportTime("Incremental export period to time cannot be greater than the current time : " +
+                             FormatIsoTime(now));
+  }
+  if (to - from > kMaxIncrementalSeconds) {
+    return InvalidExportTime(
+        "Difference between export period from time and export period to time is greater than 24 hours");
+  }
+  return Status::OK();
+}
+
+// Every synchronous error of ExportTableToPointInTime, in DynamoDB's order.
+Status CheckExportRequest(const Database& db, const RequestContext& ctx, const ExportRequest& r,
+                          std::shared_ptr<const TableDefinition>* table) {
+  DP_RETURN_IF_ERROR(FindExportTable(db, ctx, r.table_arn, table));
+  const TableDefinition& t = **table;
+  if (!t.point_in_time_recovery) {
+    return Status::Error(ErrorCode::kPointInTimeRecoveryUnavailable,
+                         "Point in time recovery is not enabled for table '" + t.name + "'");
+  }
+  double now = ctx.clock->NowSeconds();
+  if (r.export_time) {
+    if (*r.export_time > now || *r.export_time < t.point_in_time_recovery_since) {
+      return InvalidExportTime("Export Time is invalid");
+    }
+  }
+  DP_RETURN_IF_ERROR(CheckExportKind(r, t, now));
+  if (r.s3_sse_kms_key_id && r.s3_sse_algorithm.value_or("AES256") != "KMS") {
+    return Status::Validation("Invalid Request: KMS Key Id is not supported for this encryption type");
+  }
+  if (r.has_filter_specification && r.filter_specification_empty) {
+    return Status::Validation("Invalid Request: Invalid FilterSpecification: The specification can not be empty");
+  }
+  return Status::OK();
+}
+
+// What makes two requests with one ClientToken the same request: every member as sent.
+std::string Fingerprint(const ExportRequest& r) {
+  auto opt = [](const std::optional<std::string>& v) { return v ? "=" + *v : std::string("-"); };
+  auto num = [](const std::optional<double>& v) { return v ? "=" + std::to_string(*v) : std::string("-"); };
+  return r.table_arn + "|" + r.s3_bucket + "|" + opt(r.s3_bucket_owner) + "|" + opt(r.s3_prefix) + "|" +
+         opt(r.s3_sse_algorithm) + "|" + opt(r.s3_sse_kms_key_id) + "|" + opt(r.export_format) + "|" +
+         opt(r.export_type) + "|" + num(r.export_time) + "|" + num(r.export_from_time) + "|" + num(r.export_to_time) +
+         "|" + opt(r.export_view_type) + "|" + (r.has_filter_specification ? "f" : "-");
+}
+
+std::string Md5(std::string_view data) {
+  unsigned char digest[MD5_DIGEST_LENGTH];
+  MD5(reinterpret_cast<const unsigned char*>(data.data()), data.size(), digest);
+  return std::string(reinterpret_cast<char*>(digest), sizeof digest);
+}
+
+std::string Hex(std::string_view bytes) {
+  static const char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : bytes) {
+    out.push_back(kHex[c >> 4]);
+    out.push_back(kHex[c & 0xf]);
+  }
+  return out;
+}
+
+// A data file's random name, 26 lowercase letters and digits as DynamoDB's.
+std::string RandomFileName() {
+  static const char kAlphabet[] = "abcdefghijklmnopqrstuvwxyz234567";
+  std::string name;
+  for (int i = 0; i < 26; ++i) name.push_back(kAlphabet[Random()() % 32]);
+  return name;
+}
+
+// A list page's NextToken: kind ("e" exports, "i" imports) and the position, as lowercase hex.
+std::string MakeListToken(char kind, size_t position) {
+  std::string text = std::string(1, kind) + ":" + std::to_string(position);
+  text.resize(16, ' ');  // a whole number of 8-byte blocks, as DynamoDB's tokens are
+  return Hex(text);
+}
+
+bool ParseListToken(char kind, const std::string& token, size_t* position) {
+  if (token.size() != 32) return false;
+  std::string text;
+  for (size_t i = 0; i < token.size(); i += 2) {
+    auto digit = [](char c) { return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1; };
+    int high = digit(token[i]), low = digit(token[i + 1]);
+    if (high < 0 || low < 0) return false;
+    text.push_back(static_cast<char>(high * 16 + low));
+  }
+  while (!text.empty() && text.back() == ' ') text.pop_back();
+  if (text.size() < 3 || text[0] != kind || text[1] != ':') return false;
+  size_t value = 0;
+  for (size_t i = 2; i < text.size(); ++i) {
+    if (text[i] < '0' || text[i] > '9' || value > 1000000000) return false;
+    value = value * 10 + static_cast<size_t>(text[i] - '0');
+  }
+  *position = value;
+  return true;
+}
+}  // namespace
+
+TransferJobs::TransferJobs(std::string s3_dir) {
+  if (!s3_dir.empty()) store_ = std::make_unique<LocalObjectStore>(std::move(s3_dir));
+}
+
+Status TransferJobs::StartExport(Database& db, const RequestContext& ctx, const ExportRequest& request,
+                                 ExportRecord* started) {
+  std::shared_ptr<const TableDefinition> table;
+  DP_RETURN_IF_ERROR(CheckExportRequest(db, ctx, request, &table));
+  double now = ctx.clock->NowSeconds();
+  std::string fingerprint = Fingerprint(request);
+  uint32_t ns = db.namespace_id();
+  size_t index;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (request.client_token) {
+      auto used = export_tokens_.find({ns, *request.client_token});
+      if (used != export_tokens_.end() && now - used->second.time < kClientTokenSeconds) {
+        if (used->second.fingerprint != fingerprint) {
+          return Status::Error(ErrorCode::kExportConflict,
+                               "Export conflict: Duplicate request detected with conflicting parameters");
+        }
+        *started = exports_[ns][used->second.index];
+        return Status::OK();
+      }
+    }
+    if (!store_) return Status::Validation(kNoS3DirMessage);
+    ExportRecord record;
+    record.id = NewJobId(ctx.clock->NowMillis());
+    record.arn = table->arn + "/export/" + record.id;
+    record.status = "IN_PROGRESS";
+    record.table_arn = table->arn;
+    record.table_id = table->table_id;
+    record.client_token = request.client_token.value_or("");
+    record.s3_bucket = request.s3_bucket;
+    record.s3_bucket_owner = request.s3_bucket_owner;
+    record.s3_prefix = request.s3_prefix;
+    record.s3_sse_algorithm = request.s3_sse_algorithm.value_or("AES256");
+    record.s3_sse_kms_key_id = request.s3_sse_kms_key_id;
+    record.export_format = request.export_format.value_or("DYNAMODB_JSON");
+    record.export_type = request.export_type;
+    if (request.has_incremental_specification) {
+      record.export_from_time = request.export_from_time;
+      record.export_to_time = request.export_to_time.value_or(now);
+      record.export_view_type = request.export_view_type.value_or("NEW_AND_OLD_IMAGES");
+    }
+    record.start_time = now;
+    record.export_time = request.export_time.value_or(now);
+    std::vector<ExportRecord>& records = exports_[ns];
+    index = records.size();
+    records.push_back(record);
+    if (request.client_token) export_tokens_[{ns, *request.client_token}] = TokenUse{index, fingerprint, now};
+    *started = record;
+  }
+  ExportRecord finished = *started;
+  RunExport(db, *table, &finished);
+  finished.end_time = std::max(ctx.clock->NowSeconds(), now);
+  std::lock_guard<std::mutex> lock(mu_);
+  exports_[ns][index] = finished;
+  return Status::OK();
+}
+
+void TransferJobs::RunExport(const Database& db, const TableDefinition& table, ExportRecord* record) const {
+  auto fail = [record](const char* code, std::string message) {
+    record->status = "FAILED";
+    record->failure_code = code;
+    record->failure_message = std::move(message);
+  };
+  if (!store_->BucketExists(record->s3_bucket)) {
+    return fail("S3NoSuchBucket",
+                "The specified bucket does not exist (Service: Amazon S3; Status Code: 404; "
+                "Error Code: NoSuchBucket)");
+  }
+  TableArnParts parts;
+  if (record->s3_bucket_owner && ParseExportTableArn(record->table_arn, &parts).ok() &&
+      *record->s3_bucket_owner != parts.account) {
+    return fail("S3AccessDenied", "Access Denied (Service: Amazon S3; Status Code: 403; Error Code: AccessDenied)");
+  }
+  if (record->export_type && *record->export_type == "INCREMENTAL_EXPORT") {
+    // Its data is the changes over a window, which needs the point-in-time history (issue #30 item 2).
+    return fail("UnsupportedOperation",
+                "dynapage does not export incremental data yet: it keeps no point-in-time history of the table");
+  }
+  Status s = WriteExportFiles(db, table, record);
+  if (!s.ok()) fail("UnknownError", s.message());
+}
+
+Status TransferJobs::WriteExportFiles(const Database& db, const TableDefinition& table, ExportRecord* record) const {
+  ExportFormat format = record->export_format == "ION" ? ExportFormat::kIon : ExportFormat::kDynamoDbJson;
+  std::string base = ExportFolderKey(record->s3_prefix.value_or(""), record->id);
+  DP_RETURN_IF_ERROR(store_->Write(record->s3_bucket, base + "_started", ""));
+  std::string manifest_files, lines;
+  uint64_t file_items = 0;
+  auto flush = [&]() -> Status {
+    std::string key = base + "data/" + RandomFileName() + (format == ExportFormat::kIon ? ".ion.gz" : ".json.gz");
+    std::string compressed;
+    DP_RETURN_IF_ERROR(GzipCompress(lines, &compressed));
+    DP_RETURN_IF_ERROR(store_->Write(record->s3_bucket, key, compressed));
+    std::string md5 = Md5(compressed);
+    manifest_files += ManifestFilesLine(file_items, Base64Encode(md5), Hex(md5), key);
+    lines.clear();
+    file_items = 0;
+    return Status::OK();
+  };
+  DP_RETURN_IF_ERROR(ReadTableItemsAsOf(db, table, record->export_time, [&](const AttributeMap& item, uint64_t size) {
+    AppendExportLine(format, item, &lines);
+    ++file_items;
+    ++record->item_count;
+    record->billed_size_bytes += size;
+    return lines.size() >= kDataFileBytes ? flush() : Status::OK();
+  }));
+  if (file_items > 0 || manifest_files.empty()) DP_RETURN_IF_ERROR(flush());  // at least one data file
+  DP_RETURN_IF_ERROR(store_->Write(record->s3_bucket, base + "manifest-files.json", manifest_files));
+  DP_RETURN_IF_ERROR(store_->Write(record->s3_bucket, base + "manifest-files.checksum", Hex(Md5(manifest_files))));
+  record->status = "COMPLETED";
+  record->end_time = record->start_time;  // the summary's endTime: when the data was written (set again by the caller)
+  record->export_manifest = base + "manifest-summary.json";
+  std::string summary = ManifestSummaryJson(*record, base + "manifest-files.json");
+  DP_RETURN_IF_ERROR(store_->Write(record->s3_bucket, base + "manifest-summary.json", summary));
+  return store_->Write(record->s3_bucket, base + "manifest-summary.checksum", Hex(Md5(summary)));
+}
+
+Status TransferJobs::DescribeExport(const Database& db, const RequestContext& ctx, const std::string& export_arn,
+                                    ExportRecord* out) const {
+  size_t at = export_arn.find("/export/");
+  TableArnParts parts;
+  if (at == std::string::npos || !ParseExportTableArn(export_arn.substr(0, at), &parts).ok()) {
+    return Status::Validation("Invalid Export ARN");
+  }
+  if (parts.account != ctx.caller.account_id) return Status::Error(ErrorCode::kAccessDenied, "Access is denied");
+  if (parts.region != ctx.caller.region) {
+    return Status::Error(ErrorCode::kExportNotFound, "Export not found: Invalid export arn");
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  auto records = exports_.find(db.namespace_id());
+  if (records != exports_.end()) {
+    for (const ExportRecord& record : records->second) {
+      if (record.arn == export_arn) {
+        *out = record;
+        return Status::OK();
+      }
+    }
+  }
+  return Status::Error(ErrorCode::kExportNotFound, "Export not found: Export not found: " + export_arn);
+}
+
+Status TransferJobs::ListExports(const Database& db, const std::optional<std::string>& table_arn, int64_t max_results,
+                                 const std::string& next_token, std::vector<ExportRecord>* out,
+                                 std::string* next_token_out) const {
+  size_t position = 0;
+  if (!next_token.empty() && !ParseListToken('e', next_token, &position)) {
+    return Status::Validation("Invalid Request: Provided nextToken is invalid: " + next_token);
+  }
+  std::string table_id;
+  if (table_arn) {
+    size_t at = table_arn->find(":table/");
+    auto table = at == std::string::npos ? nullptr : db.catalog().FindTable(table_arn->substr(at + 7));
+    if (!table || table->arn != *table_arn) {
+      next_token_out->clear();
+      return Status::OK();  // a table that is gone has no exports listed, even when it had some
+    }
+    table_id = table->table_id;
+  }
+  std::vector<ExportRecord> matching;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto records = exports_.find(db.namespace_id());
+    if (records != exports_.end()) {
+      for (auto it = records->second.rbegin(); it != records->second.rend(); ++it) {
+        if (table_id.empty() || it->table_id == table_id) matching.push_back(*it);
+      }
+    }
+  }
+  next_token_out->clear();
+  for (size_t i = position; i < matching.size(); ++i) {
+    if (static_cast<int64_t>(out->size()) == max_results) {
+      *next_token_out = MakeListToken('e', i);
+      break;
+    }
+    out->push_back(std::move(matching[i]));
+  }
+  return Status::OK();
+}
+
+}  // namespace dynapage
