@@ -46,6 +46,8 @@ enum class ErrorCode {
   kInvalidExportTime,               // InvalidExportTimeException
   kExportConflict,                  // ExportConflictException
   kExportNotFound,                  // ExportNotFoundException
+  kImportConflict,                  // ImportConflictException
+  kImportNotFound,                  // ImportNotFoundException
 };
 
 // What a shared check found, where an operation words that error its own way. kNone for everything else.

@@ -15,7 +15,7 @@ std::string FormatIsoTime(double seconds) {
   time_t whole = static_cast<time_t>(millis / 1000);
   struct tm utc;
   gmtime_r(&whole, &utc);
-  char text[40];
+  char text[80];
   std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.tm_year + 1900, utc.tm_mon + 1,
                 utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec, static_cast<int>(millis % 1000));
   return text;

@@ -1,18 +1,29 @@
 #include "engine/transfer/transfer_jobs.h"
 
+// The low-level MD5 interface, as engine/storage/key_codec.cc uses it (EVP would load OpenSSL's providers).
+#define OPENSSL_SUPPRESS_DEPRECATED
 #include <openssl/md5.h>
 
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <ctime>
+#include <filesystem>
+#include <fstream>
 #include <random>
+#include <set>
+
+#include <rapidjson/stringbuffer.h>
 
 #include "engine/base/base64.h"
+#include "engine/model/attribute_value_json.h"
+#include "engine/storage/item_key.h"
 #include "engine/transfer/export_layout.h"
 #include "engine/transfer/export_lines.h"
 #include "engine/transfer/gzip_codec.h"
+#include "engine/transfer/import_reader.h"
 #include "engine/transfer/table_as_of.h"
+#include "engine/write/write_path.h"
 
 namespace dynapage {
 
@@ -66,6 +77,17 @@ Status ParseExportTableArn(const std::string& arn, TableArnParts* parts) {
   if (parts->table.empty() || parts->table.find('/') != std::string::npos) {
     return Status::Validation("Invalid Request: Table ARN is invalid.");
   }
+  return Status::OK();
+}
+
+// The table part of a job's ARN (<table arn><segment><id>), which must be the caller's account's.
+Status ParseJobArn(const std::string& arn, const char* segment, const char* invalid, const RequestContext& ctx,
+                   TableArnParts* parts) {
+  size_t at = arn.find(segment);
+  if (at == std::string::npos || !ParseExportTableArn(arn.substr(0, at), parts).ok()) {
+    return Status::Validation(invalid);
+  }
+  if (parts->account != ctx.caller.account_id) return Status::Error(ErrorCode::kAccessDenied, "Access is denied");
   return Status::OK();
 }
 
@@ -182,15 +204,17 @@ std::string RandomFileName() {
   return name;
 }
 
+constexpr size_t kListTokenBytes = 56;
+
 // A list page's NextToken: kind ("e" exports, "i" imports) and the position, as lowercase hex.
 std::string MakeListToken(char kind, size_t position) {
   std::string text = std::string(1, kind) + ":" + std::to_string(position);
-  text.resize(16, ' ');  // a whole number of 8-byte blocks, as DynamoDB's tokens are
+  text.resize(kListTokenBytes, ' ');  // 112 hex digits: botocore refuses a shorter ListImports token
   return Hex(text);
 }
 
 bool ParseListToken(char kind, const std::string& token, size_t* position) {
-  if (token.size() != 32) return false;
+  if (token.size() != 2 * kListTokenBytes) return false;
   std::string text;
   for (size_t i = 0; i < token.size(); i += 2) {
     auto digit = [](char c) { return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1; };
@@ -207,6 +231,57 @@ bool ParseListToken(char kind, const std::string& token, size_t* position) {
   }
   *position = value;
   return true;
+}
+// An uncompressed import object may be at most this large in memory.
+constexpr uint64_t kMaxImportObjectBytes = 1ULL << 31;
+// Items are written in batches of this many.
+constexpr size_t kImportBatchItems = 1000;
+constexpr uint64_t kMaxItemBytes = 400 * 1024;
+constexpr char kItemValidationMessage[] =
+    "Some of the items failed validation checks and were not imported. Please check CloudWatch error logs for more "
+    "details.";
+
+// Finds the record of arn among a namespace's records.
+template <typename Record>
+const Record* FindRecord(const std::map<uint32_t, std::vector<Record>>& all, uint32_t ns, const std::string& arn) {
+  auto records = all.find(ns);
+  if (records == all.end()) return nullptr;
+  for (const Record& record : records->second) {
+    if (record.arn == arn) return &record;
+  }
+  return nullptr;
+}
+
+// One page of records, newest first, of the table whose current id is table_id (empty: all), from the token.
+template <typename Record>
+Status ListRecords(const std::map<uint32_t, std::vector<Record>>& all, uint32_t ns, char kind,
+                   const std::string& table_id, int64_t page, const std::string& next_token, std::vector<Record>* out,
+                   std::string* next_token_out) {
+  size_t position = 0;
+  if (!next_token.empty() && !ParseListToken(kind, next_token, &position)) {
+    return Status::Validation("Invalid Request: Provided nextToken is invalid: " + next_token);
+  }
+  next_token_out->clear();
+  auto records = all.find(ns);
+  if (records == all.end()) return Status::OK();
+  size_t seen = 0;
+  for (auto it = records->second.rbegin(); it != records->second.rend(); ++it) {
+    if (!table_id.empty() && it->table_id != table_id) continue;
+    if (seen++ < position) continue;
+    if (static_cast<int64_t>(out->size()) == page) {
+      *next_token_out = MakeListToken(kind, seen - 1);
+      break;
+    }
+    out->push_back(*it);
+  }
+  return Status::OK();
+}
+
+// The current id of the table that has the ARN table_arn now; empty if none has.
+std::string CurrentTableId(const Database& db, const std::string& table_arn) {
+  size_t at = table_arn.find(":table/");
+  auto table = at == std::string::npos ? nullptr : db.catalog().FindTable(table_arn.substr(at + 7));
+  return table && table->arn == table_arn ? table->table_id : std::string();
 }
 }  // namespace
 
@@ -333,64 +408,237 @@ Status TransferJobs::WriteExportFiles(const Database& db, const TableDefinition&
 
 Status TransferJobs::DescribeExport(const Database& db, const RequestContext& ctx, const std::string& export_arn,
                                     ExportRecord* out) const {
-  size_t at = export_arn.find("/export/");
   TableArnParts parts;
-  if (at == std::string::npos || !ParseExportTableArn(export_arn.substr(0, at), &parts).ok()) {
-    return Status::Validation("Invalid Export ARN");
-  }
-  if (parts.account != ctx.caller.account_id) return Status::Error(ErrorCode::kAccessDenied, "Access is denied");
+  DP_RETURN_IF_ERROR(ParseJobArn(export_arn, "/export/", "Invalid Export ARN", ctx, &parts));
   if (parts.region != ctx.caller.region) {
     return Status::Error(ErrorCode::kExportNotFound, "Export not found: Invalid export arn");
   }
   std::lock_guard<std::mutex> lock(mu_);
-  auto records = exports_.find(db.namespace_id());
-  if (records != exports_.end()) {
-    for (const ExportRecord& record : records->second) {
-      if (record.arn == export_arn) {
-        *out = record;
-        return Status::OK();
-      }
-    }
-  }
-  return Status::Error(ErrorCode::kExportNotFound, "Export not found: Export not found: " + export_arn);
+  const ExportRecord* record = FindRecord(exports_, db.namespace_id(), export_arn);
+  if (!record) return Status::Error(ErrorCode::kExportNotFound, "Export not found: Export not found: " + export_arn);
+  *out = *record;
+  return Status::OK();
 }
 
 Status TransferJobs::ListExports(const Database& db, const std::optional<std::string>& table_arn, int64_t max_results,
                                  const std::string& next_token, std::vector<ExportRecord>* out,
                                  std::string* next_token_out) const {
-  size_t position = 0;
-  if (!next_token.empty() && !ParseListToken('e', next_token, &position)) {
-    return Status::Validation("Invalid Request: Provided nextToken is invalid: " + next_token);
-  }
   std::string table_id;
   if (table_arn) {
-    size_t at = table_arn->find(":table/");
-    auto table = at == std::string::npos ? nullptr : db.catalog().FindTable(table_arn->substr(at + 7));
-    if (!table || table->arn != *table_arn) {
+    table_id = CurrentTableId(db, *table_arn);
+    if (table_id.empty()) {
       next_token_out->clear();
       return Status::OK();  // a table that is gone has no exports listed, even when it had some
     }
-    table_id = table->table_id;
   }
-  std::vector<ExportRecord> matching;
+  std::lock_guard<std::mutex> lock(mu_);
+  return ListRecords(exports_, db.namespace_id(), 'e', table_id, max_results, next_token, out, next_token_out);
+}
+
+Status TransferJobs::StartImport(Database& db, const RequestContext& ctx, const ImportRequest& request,
+                                 const std::function<Status()>& create_table, ImportRecord* started) {
+  uint32_t ns = db.namespace_id();
+  double now = ctx.clock->NowSeconds();
+  std::string fingerprint = request.table_name;  // another S3KeyPrefix with one token is silently the same import
+  if (request.client_token) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto used = import_tokens_.find({ns, *request.client_token});
+    if (used != import_tokens_.end() && now - used->second.time < kClientTokenSeconds &&
+        used->second.fingerprint != fingerprint) {
+      return Status::Error(ErrorCode::kImportConflict,
+                           "Import conflict: Duplicate request detected with conflicting parameters");
+    }
+  }
+  if (!store_) return Status::Validation(kNoS3DirMessage);
+  ImportRecord record;
+  record.id = NewJobId(ctx.clock->NowMillis());
+  record.table_arn =
+      "arn:aws:dynamodb:" + ctx.caller.region + ":" + ctx.caller.account_id + ":table/" + request.table_name;
+  record.arn = record.table_arn + "/import/" + record.id;
+  record.status = "IN_PROGRESS";
+  record.client_token = request.client_token.value_or("");
+  record.s3_bucket = request.s3_bucket;
+  record.s3_bucket_owner = request.s3_bucket_owner.value_or(ctx.caller.account_id);
+  record.s3_key_prefix = request.s3_key_prefix;
+  record.input_format = request.input_format;
+  record.input_compression = request.input_compression.value_or("NONE");
+  record.input_format_options_json = request.input_format_options_json;
+  record.table_creation_parameters_json = request.table_creation_parameters_json;
+  record.cloud_watch_log_group_arn =
+      "arn:aws:logs:" + ctx.caller.region + ":" + ctx.caller.account_id + ":log-group:/aws-dynamodb/imports:*";
+  record.start_time = now;
+  std::shared_ptr<const TableDefinition> table;
+  if (store_->BucketExists(request.s3_bucket)) {
+    DP_RETURN_IF_ERROR(create_table());
+    table = db.catalog().FindTable(request.table_name);
+    if (!table) return Status::Internal("the imported table vanished: " + request.table_name);
+    record.table_id = table->table_id;
+  }
+  size_t index;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    auto records = exports_.find(db.namespace_id());
-    if (records != exports_.end()) {
-      for (auto it = records->second.rbegin(); it != records->second.rend(); ++it) {
-        if (table_id.empty() || it->table_id == table_id) matching.push_back(*it);
+    std::vector<ImportRecord>& records = imports_[ns];
+    index = records.size();
+    records.push_back(record);
+    if (request.client_token) import_tokens_[{ns, *request.client_token}] = TokenUse{index, fingerprint, now};
+  }
+  *started = record;
+  if (!table) {
+    record.status = "FAILED";
+    record.failure_code = "S3NoSuchBucket";
+    record.failure_message =
+        "The specified bucket does not exist (Service: Amazon S3; Status Code: 404; Error Code: "
+        "NoSuchBucket)";
+  } else {
+    RunImport(db, ctx, table, &record);
+  }
+  record.end_time = std::max(ctx.clock->NowSeconds(), now);
+  std::lock_guard<std::mutex> lock(mu_);
+  imports_[ns][index] = record;
+  return Status::OK();
+}
+
+void TransferJobs::LogImportError(const ImportRecord& record, const std::string& key, size_t item_index,
+                                  const std::string& message) const {
+  std::filesystem::path folder =
+      std::filesystem::path(store_->root()) / ".dynapage" / "logs" / "aws-dynamodb" / "imports" / record.id;
+  std::error_code ec;
+  std::filesystem::create_directories(folder, ec);
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  w.Key("itemS3Pointer");
+  w.StartObject();
+  w.Key("bucket");
+  w.String(record.s3_bucket);
+  w.Key("key");
+  w.String(key);
+  w.Key("itemIndex");
+  w.Uint64(item_index);
+  w.EndObject();
+  w.Key("importArn");
+  w.String(record.arn);
+  w.Key("errorMessages");
+  w.StartArray();
+  w.String(message);
+  w.EndArray();
+  w.EndObject();
+  std::ofstream out(folder / "error", std::ios::app | std::ios::binary);
+  out << buffer.GetString() << '\n';
+}
+
+void TransferJobs::RunImport(Database& db, const RequestContext& ctx, std::shared_ptr<const TableDefinition> table,
+                             ImportRecord* record) const {
+  std::vector<std::string> keys;
+  Status listed = store_->ListKeys(record->s3_bucket, record->s3_key_prefix.value_or(""), &keys);
+  if (!listed.ok()) {
+    record->status = "FAILED";
+    record->failure_code = "UnknownError";
+    record->failure_message = listed.message();
+    return;
+  }
+  std::vector<ItemWrite> writes;
+  std::vector<std::pair<std::string, size_t>> sources;  // each write's object key and item index
+  std::set<std::string> batch_keys;
+  auto flush = [&]() {
+    if (writes.empty()) return;
+    std::vector<Status> statuses;
+    if (db.writes().ApplyWrites(ctx, &writes, &statuses).ok()) {
+      record->imported_item_count += writes.size();
+    } else {
+      // One at a time, so that one refused item does not keep the others out.
+      for (size_t i = 0; i < writes.size(); ++i) {
+        std::vector<ItemWrite> one{writes[i]};
+        Status s = db.writes().ApplyWrites(ctx, &one, &statuses);
+        if (s.ok()) {
+          ++record->imported_item_count;
+        } else {
+          ++record->error_count;
+          LogImportError(*record, sources[i].first, sources[i].second, s.message());
+        }
       }
     }
-  }
-  next_token_out->clear();
-  for (size_t i = position; i < matching.size(); ++i) {
-    if (static_cast<int64_t>(out->size()) == max_results) {
-      *next_token_out = MakeListToken('e', i);
-      break;
+    writes.clear();
+    sources.clear();
+    batch_keys.clear();
+  };
+  for (const std::string& key : keys) {
+    std::string raw, text;
+    Status s = store_->Read(record->s3_bucket, key, &raw);
+    if (s.ok() && record->input_compression == "GZIP") {
+      s = GzipDecompress(raw, kMaxImportObjectBytes, &text);
+    } else {
+      text = std::move(raw);
     }
-    out->push_back(std::move(matching[i]));
+    if (!s.ok()) {
+      ++record->error_count;
+      LogImportError(*record, key, 0, s.message());
+      continue;
+    }
+    record->processed_size_bytes += text.size();
+    ReadDynamoDbJsonItems(text, [&](size_t item_index, const Status& parsed, AttributeMap* item) {
+      ++record->processed_item_count;
+      Status valid = parsed;
+      if (valid.ok()) valid = ValidateItemKeys(*table, *item);
+      if (valid.ok() && ItemSize(*item) > kMaxItemBytes) {
+        valid = Status::Validation("Item size has exceeded the maximum allowed size");
+      }
+      if (!valid.ok()) {
+        ++record->error_count;
+        LogImportError(*record, key, item_index, valid.message());
+        return;
+      }
+      std::string storage_key = TableItemKey(*table, *item);
+      if (!batch_keys.insert(storage_key).second) {
+        flush();  // a key again: the later item wins, as it overwrites the earlier
+        batch_keys.insert(storage_key);
+      }
+      ItemWrite& w = writes.emplace_back();
+      w.table = table;
+      w.storage_key = std::move(storage_key);
+      auto put = std::make_shared<AttributeMap>(std::move(*item));
+      w.mutate = [put](const AttributeMap*, std::optional<AttributeMap>* next) {
+        *next = *put;
+        return Status::OK();
+      };
+      sources.emplace_back(key, item_index);
+      if (writes.size() >= kImportBatchItems) flush();
+    });
   }
+  flush();
+  if (record->error_count > 0) {
+    record->status = "FAILED";
+    record->failure_code = "ItemValidationError";
+    record->failure_message = kItemValidationMessage;
+  } else {
+    record->status = "COMPLETED";
+  }
+}
+
+Status TransferJobs::DescribeImport(const Database& db, const RequestContext& ctx, const std::string& import_arn,
+                                    ImportRecord* out) const {
+  TableArnParts parts;
+  DP_RETURN_IF_ERROR(ParseJobArn(import_arn, "/import/", "Invalid Import ARN", ctx, &parts));
+  std::lock_guard<std::mutex> lock(mu_);
+  const ImportRecord* record = FindRecord(imports_, db.namespace_id(), import_arn);
+  if (!record) return Status::Error(ErrorCode::kImportNotFound, "Import not found: " + import_arn);
+  *out = *record;
   return Status::OK();
+}
+
+Status TransferJobs::ListImports(const Database& db, const std::optional<std::string>& table_arn, int64_t page_size,
+                                 const std::string& next_token, std::vector<ImportRecord>* out,
+                                 std::string* next_token_out) const {
+  std::string table_id;
+  if (table_arn) {
+    table_id = CurrentTableId(db, *table_arn);
+    if (table_id.empty()) {
+      next_token_out->clear();
+      return Status::OK();
+    }
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  return ListRecords(imports_, db.namespace_id(), 'i', table_id, page_size, next_token, out, next_token_out);
 }
 
 }  // namespace dynapage

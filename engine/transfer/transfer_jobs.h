@@ -1,6 +1,6 @@
-// TransferJobs: ExportTableToPointInTime, DescribeExport and ListExports over the local S3 folder (--s3-dir;
-// docs/export-import.md). One per server, shared by every namespace; each job belongs to the namespace that
-// started it, and a namespace sees only its own.
+// TransferJobs: ExportTableToPointInTime, DescribeExport, ListExports, ImportTable, DescribeImport and ListImports over
+// the local S3 folder (--s3-dir; docs/export-import.md). One per server, shared by every namespace; each job belongs to
+// the namespace that started it, and a namespace sees only its own.
 //
 // An export is checked with DynamoDB's synchronous errors in DynamoDB's order, recorded IN_PROGRESS (what the
 // start response shows), then run at once on the requesting thread from one consistent snapshot of the table
@@ -14,6 +14,7 @@
 #define DYNAPAGE_ENGINE_TRANSFER_TRANSFER_JOBS_H_
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -25,6 +26,7 @@
 #include "engine/base/status.h"
 #include "engine/database/database.h"
 #include "engine/transfer/export_record.h"
+#include "engine/transfer/import_record.h"
 #include "engine/transfer/local_object_store.h"
 
 namespace dynapage {
@@ -70,7 +72,25 @@ class TransferJobs {
   Status ListExports(const Database& db, const std::optional<std::string>& table_arn, int64_t max_results,
                      const std::string& next_token, std::vector<ExportRecord>* out, std::string* next_token_out) const;
 
+  // ImportTable in db's namespace: checks the ClientToken, then, unless the bucket is missing (the import then
+  // FAILS with no table, as DynamoDB's), calls create_table (the CreateTable of TableCreationParameters, whose
+  // errors are the request's) and loads every object under the key prefix into the new table, in batches through
+  // the write path. *started is the record as the start response shows it (IN_PROGRESS).
+  Status StartImport(Database& db, const RequestContext& ctx, const ImportRequest& request,
+                     const std::function<Status()>& create_table, ImportRecord* started);
+  Status DescribeImport(const Database& db, const RequestContext& ctx, const std::string& import_arn,
+                        ImportRecord* out) const;
+  Status ListImports(const Database& db, const std::optional<std::string>& table_arn, int64_t page_size,
+                     const std::string& next_token, std::vector<ImportRecord>* out, std::string* next_token_out) const;
+
  private:
+  // Loads the import's objects into table and fills in the record's counts and terminal state.
+  void RunImport(Database& db, const RequestContext& ctx, std::shared_ptr<const TableDefinition> table,
+                 ImportRecord* record) const;
+  // Appends one error to the import's error log (<s3-dir>/.dynapage/logs/aws-dynamodb/imports/<id>/error).
+  void LogImportError(const ImportRecord& record, const std::string& key, size_t item_index,
+                      const std::string& message) const;
+
   // Writes the export's files and fills in the record's terminal state.
   void RunExport(const Database& db, const TableDefinition& table, ExportRecord* record) const;
   Status WriteExportFiles(const Database& db, const TableDefinition& table, ExportRecord* record) const;
@@ -86,6 +106,8 @@ class TransferJobs {
     double time;
   };
   std::map<std::pair<uint32_t, std::string>, TokenUse> export_tokens_;  // guarded by mu_
+  std::map<uint32_t, std::vector<ImportRecord>> imports_;               // guarded by mu_
+  std::map<std::pair<uint32_t, std::string>, TokenUse> import_tokens_;  // guarded by mu_
 };
 
 }  // namespace dynapage

@@ -4,6 +4,7 @@
 #include "engine/model/json_types.h"
 #include "engine/transfer/transfer_jobs.h"
 #include "server/operations/operation_table.h"
+#include "server/operations/transfer_members.h"
 #include "server/protocol/request_reader.h"
 
 namespace dynapage {
@@ -88,13 +89,6 @@ void WriteExportDescription(const ExportRecord& e, JsonWriter& w) {
   w.EndObject();
 }
 
-// The jobs, or the refusal of a server started without them. An export is checked first and refused without
-// --s3-dir only then (TransferJobs::StartExport); the other operations are refused at once.
-Status TransfersOf(const OperationContext& ctx, bool need_s3_dir, TransferJobs** out) {
-  if (!ctx.transfers || (need_s3_dir && !ctx.transfers->has_s3_dir())) return Status::Validation(kNoS3DirMessage);
-  *out = ctx.transfers;
-  return Status::OK();
-}
 }  // namespace
 
 Status HandleExportTableToPointInTime(OperationContext& ctx) {
@@ -146,16 +140,12 @@ Status HandleExportTableToPointInTime(OperationContext& ctx) {
 }
 
 Status HandleDescribeExport(OperationContext& ctx) {
-  RequestReader r(ctx.request);
-  std::optional<std::string> arn;
-  DP_RETURN_IF_ERROR(r.GetString("ExportArn", &arn));
-  ConstraintErrors errors;
-  if (!arn) errors.AddNull("exportArn");
-  DP_RETURN_IF_ERROR(errors.ToStatus());
+  std::string arn;
+  DP_RETURN_IF_ERROR(ReadJobArn(RequestReader(ctx.request), "ExportArn", "exportArn", &arn));
   TransferJobs* transfers = nullptr;
   DP_RETURN_IF_ERROR(TransfersOf(ctx, true, &transfers));
   ExportRecord record;
-  DP_RETURN_IF_ERROR(transfers->DescribeExport(ctx.db, ctx.context, *arn, &record));
+  DP_RETURN_IF_ERROR(transfers->DescribeExport(ctx.db, ctx.context, arn, &record));
   ctx.response.StartObject();
   WriteExportDescription(record, ctx.response);
   ctx.response.EndObject();
@@ -163,22 +153,13 @@ Status HandleDescribeExport(OperationContext& ctx) {
 }
 
 Status HandleListExports(OperationContext& ctx) {
-  RequestReader r(ctx.request);
-  std::optional<std::string> table_arn, next_token;
-  std::optional<int64_t> max_results;
-  DP_RETURN_IF_ERROR(r.GetString("TableArn", &table_arn));
-  DP_RETURN_IF_ERROR(r.GetInteger("MaxResults", &max_results));
-  DP_RETURN_IF_ERROR(r.GetString("NextToken", &next_token));
-  ConstraintErrors errors;
-  errors.CheckMin(max_results, "maxResults", 1);
-  errors.CheckMax(max_results, "maxResults", 25);
-  DP_RETURN_IF_ERROR(errors.ToStatus());
+  ListJobsRequest list;
+  DP_RETURN_IF_ERROR(ReadListJobsRequest(RequestReader(ctx.request), "MaxResults", "maxResults", &list));
   TransferJobs* transfers = nullptr;
   DP_RETURN_IF_ERROR(TransfersOf(ctx, true, &transfers));
   std::vector<ExportRecord> records;
   std::string next;
-  DP_RETURN_IF_ERROR(
-      transfers->ListExports(ctx.db, table_arn, max_results.value_or(25), next_token.value_or(""), &records, &next));
+  DP_RETURN_IF_ERROR(transfers->ListExports(ctx.db, list.table_arn, list.page_size, list.next_token, &records, &next));
   JsonWriter& w = ctx.response;
   w.StartObject();
   w.Key("ExportSummaries");

@@ -74,6 +74,9 @@ Status HandleDescribeKinesisStreamingDestination(OperationContext& ctx);
 Status HandleExportTableToPointInTime(OperationContext& ctx);
 Status HandleDescribeExport(OperationContext& ctx);
 Status HandleListExports(OperationContext& ctx);
+Status HandleImportTable(OperationContext& ctx);
+Status HandleDescribeImport(OperationContext& ctx);
+Status HandleListImports(OperationContext& ctx);
 // PartiQL (docs/partiql.md).
 Status HandleExecuteStatement(OperationContext& ctx);
 Status HandleBatchExecuteStatement(OperationContext& ctx);

@@ -92,6 +92,8 @@ WireError ToWireError(const Status& status, const std::string& extra) {
         case ErrorCode::kInvalidExportTime: name = "InvalidExportTimeException"; break;
         case ErrorCode::kExportConflict: name = "ExportConflictException"; break;
         case ErrorCode::kExportNotFound: name = "ExportNotFoundException"; break;
+        case ErrorCode::kImportConflict: name = "ImportConflictException"; break;
+        case ErrorCode::kImportNotFound: name = "ImportNotFoundException"; break;
         default: break;
       }
       e.type = std::string(kDynamoDB) + name;

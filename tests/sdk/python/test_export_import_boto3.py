@@ -272,3 +272,129 @@ def test_aws_cli_export(start_dynapage, s3, tmp_path):
     described = run("describe-export", "--export-arn", started["ExportDescription"]["ExportArn"])
     assert described["ExportDescription"]["ExportStatus"] == "COMPLETED"
     assert described["ExportDescription"]["ItemCount"] == 3
+
+
+# Import.
+
+PARAMETERS = {"TableName": "imported", "BillingMode": "PAY_PER_REQUEST",
+              "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},
+                                       {"AttributeName": "sk", "AttributeType": "N"}],
+              "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}]}
+
+
+def scan_all(ddb, name):
+    items, start = [], {}
+    while True:
+        page = ddb.scan(TableName=name, **start)
+        items += page["Items"]
+        if "LastEvaluatedKey" not in page:
+            return items
+        start = {"ExclusiveStartKey": page["LastEvaluatedKey"]}
+
+
+def import_and_describe(ddb, **kwargs):
+    started = ddb.import_table(TableCreationParameters=PARAMETERS, **kwargs)["ImportTableDescription"]
+    assert started["ImportStatus"] == "IN_PROGRESS"
+    return ddb.describe_import(ImportArn=started["ImportArn"])["ImportTableDescription"]
+
+
+def test_export_then_import_into_a_second_server_keeps_every_item(start_dynapage, s3):
+    first = start_dynapage("--s3-dir", str(s3)).client()
+    arn = make_table(first)
+    items = sample_items(2500)  # more than one write batch
+    put_all(first, items)
+    export = first.export_table_to_point_in_time(TableArn=arn, S3Bucket="bucket", S3Prefix="x")["ExportDescription"]
+    export_id = export["ExportArn"].rsplit("/", 1)[1]
+    second = start_dynapage("--s3-dir", str(s3)).client()
+    done = import_and_describe(second, S3BucketSource={"S3Bucket": "bucket",
+                                                       "S3KeyPrefix": f"x/AWSDynamoDB/{export_id}/data/"},
+                               InputFormat="DYNAMODB_JSON", InputCompressionType="GZIP")
+    assert done["ImportStatus"] == "COMPLETED", done
+    assert done["ProcessedItemCount"] == 2500 and done["ImportedItemCount"] == 2500 and done["ErrorCount"] == 0
+    assert done["ProcessedSizeBytes"] > 0
+    assert done["TableCreationParameters"] == PARAMETERS
+    assert done["S3BucketSource"]["S3BucketOwner"] == "000000000000"
+    table = second.describe_table(TableName="imported")["Table"]
+    assert table["TableStatus"] == "ACTIVE" and done["TableId"] == table["TableId"]
+    imported = sorted(checksum(item) for item in scan_all(second, "imported"))
+    assert imported == sorted(checksum(item) for item in items)
+
+
+def test_concatenated_objects_import(start_dynapage, s3):
+    ddb = start_dynapage("--s3-dir", str(s3)).client()
+    (s3 / "bucket" / "in").mkdir()
+    (s3 / "bucket" / "in" / "one").write_text('{"Item":{"pk":{"S":"a"},"sk":{"N":"1"}}}{"Item":{"pk":{"S":"b"},'
+                                              '"sk":{"N":"2"}}}\n{"Item":{"pk":{"S":"a"},"sk":{"N":"1"},"v":{"S":"x"}}}')
+    done = import_and_describe(ddb, S3BucketSource={"S3Bucket": "bucket", "S3KeyPrefix": "in/"},
+                               InputFormat="DYNAMODB_JSON")
+    assert done["ImportStatus"] == "COMPLETED" and done["ImportedItemCount"] == 3 and done["InputCompressionType"] == "NONE"
+    assert ddb.get_item(TableName="imported", Key={"pk": {"S": "a"}, "sk": {"N": "1"}})["Item"]["v"] == {"S": "x"}
+
+
+def test_malformed_import_counts_errors_logs_them_and_keeps_the_good_items(start_dynapage, s3):
+    ddb = start_dynapage("--s3-dir", str(s3)).client()
+    (s3 / "bucket" / "bad").mkdir()
+    (s3 / "bucket" / "bad" / "a.json").write_text(
+        '{"Item":{"pk":{"S":"good"},"sk":{"N":"1"}}}\n'
+        '{"Item":{"sk":{"N":"2"}}}\n'
+        '{"Item":{"pk":{"N":"3"},"sk":{"N":"3"}}}\n'
+        '{"NotItem":{}}\n'
+        '{"Item":{"pk":{"S":"good"},"sk":{"N":"2"}}}\n'
+        '{"Item": not json\n'
+        '{"Item":{"pk":{"S":"skipped"},"sk":{"N":"9"}}}\n')
+    done = import_and_describe(ddb, S3BucketSource={"S3Bucket": "bucket", "S3KeyPrefix": "bad/"},
+                               InputFormat="DYNAMODB_JSON", InputCompressionType="NONE")
+    assert done["ImportStatus"] == "FAILED" and done["FailureCode"] == "ItemValidationError"
+    assert done["FailureMessage"].startswith("Some of the items failed validation checks")
+    assert (done["ProcessedItemCount"], done["ImportedItemCount"], done["ErrorCount"]) == (6, 2, 4)
+    assert sorted(i["sk"]["N"] for i in scan_all(ddb, "imported")) == ["1", "2"]
+    import_id = done["ImportArn"].rsplit("/", 1)[1]
+    log = (s3 / ".dynapage" / "logs" / "aws-dynamodb" / "imports" / import_id / "error").read_text().splitlines()
+    entries = [json.loads(line) for line in log]
+    assert len(entries) == 4
+    assert entries[0]["itemS3Pointer"] == {"bucket": "bucket", "key": "bad/a.json", "itemIndex": 1}
+    assert entries[0]["importArn"] == done["ImportArn"]
+    assert entries[0]["errorMessages"] == ["One or more parameter values were invalid: Missing the key pk in the item"]
+
+
+def test_import_from_a_missing_bucket_fails_and_makes_no_table(start_dynapage, s3):
+    ddb = start_dynapage("--s3-dir", str(s3)).client()
+    done = import_and_describe(ddb, S3BucketSource={"S3Bucket": "nobucket"}, InputFormat="DYNAMODB_JSON")
+    assert done["ImportStatus"] == "FAILED" and done["FailureCode"] == "S3NoSuchBucket"
+    assert done["TableArn"].endswith(":table/imported")
+    assert ddb.list_tables()["TableNames"] == []
+    listed = ddb.list_imports()["ImportSummaryList"]
+    assert [i["ImportArn"] for i in listed] == [done["ImportArn"]]
+
+
+def test_import_sync_errors(start_dynapage, s3):
+    server = start_dynapage("--s3-dir", str(s3))
+    ddb = server.client()
+    source = {"S3Bucket": "bucket"}
+    assert error_of(ddb.import_table, S3BucketSource=source, InputFormat="DYNAMODB_JSON",
+                    InputFormatOptions={"Csv": {"Delimiter": ","}}, TableCreationParameters=PARAMETERS) == (
+        "ValidationException", "Invalid Request: Unsupported InputFormatOptions for the given input format: DYNAMODB_JSON.")
+    provisioned = {k: v for k, v in PARAMETERS.items() if k != "BillingMode"}
+    assert error_of(ddb.import_table, S3BucketSource=source, InputFormat="DYNAMODB_JSON",
+                    TableCreationParameters=provisioned) == (
+        "ValidationException", "One or more parameter values were invalid: ReadCapacityUnits and WriteCapacityUnits "
+        "must both be specified when BillingMode is PROVISIONED")
+    ddb.import_table(S3BucketSource=source, InputFormat="DYNAMODB_JSON", TableCreationParameters=PARAMETERS,
+                     ClientToken="t1")
+    assert error_of(ddb.import_table, S3BucketSource=source, InputFormat="DYNAMODB_JSON",
+                    TableCreationParameters=PARAMETERS) == ("ResourceInUseException", "Table already exists: imported")
+    other = dict(PARAMETERS, TableName="other")
+    assert error_of(ddb.import_table, S3BucketSource=source, InputFormat="DYNAMODB_JSON",
+                    TableCreationParameters=other, ClientToken="t1")[0] == "ImportConflictException"
+    assert error_of(ddb.describe_import, ImportArn="arn:aws:dynamodb:us-east-1:000000000000:table/t/import/1-2")[0] == (
+        "ImportNotFoundException")
+    assert error_of(ddb.list_imports, NextToken="0" * 112) == (
+        "ValidationException", "Invalid Request: Provided nextToken is invalid: " + "0" * 112)
+    for _ in range(2):
+        ddb.import_table(S3BucketSource={"S3Bucket": "nobucket"}, InputFormat="DYNAMODB_JSON",
+                         TableCreationParameters=PARAMETERS)
+    page = ddb.list_imports(PageSize=1)
+    assert len(page["NextToken"]) == 112 and len(ddb.list_imports(PageSize=2, NextToken=page["NextToken"])[
+        "ImportSummaryList"]) == 2
+    export_token = server.raw_client().list_exports(MaxResults=1)  # no exports: no token
+    assert "NextToken" not in export_token

@@ -23,8 +23,8 @@ SDK_MODEL_VERSION = "3.1169.0"
 UNKNOWN_ALLOWED = {
     # Backups, export, import and bulk operations: issue #30.
     "CreateBackup", "DescribeBackup", "ListBackups", "DeleteBackup", "RestoreTableFromBackup",
-    "RestoreTableToPointInTime", "ImportTable",
-    "DescribeImport", "ListImports", "StartBulkPutItems", "DescribeBulkOperation", "CancelBulkOperation",
+    "RestoreTableToPointInTime",
+    "StartBulkPutItems", "DescribeBulkOperation", "CancelBulkOperation",
     "ListBulkOperations",
 }
 
