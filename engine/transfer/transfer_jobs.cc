@@ -252,17 +252,30 @@ const Record* FindRecord(const std::map<uint32_t, std::vector<Record>>& all, uin
   return nullptr;
 }
 
-// One page of records, newest first, of the table whose current id is table_id (empty: all), from the token.
+// The current id of the table that has the ARN table_arn now; empty if none has.
+std::string CurrentTableId(const Database& db, const std::string& table_arn) {
+  size_t at = table_arn.find(":table/");
+  auto table = at == std::string::npos ? nullptr : db.catalog().FindTable(table_arn.substr(at + 7));
+  return table && table->arn == table_arn ? table->table_id : std::string();
+}
+
+// One page of db's records, newest first, from the token. With table_arn, those of the table that has that ARN
+// now: a table that is gone lists none, even when it had some.
 template <typename Record>
-Status ListRecords(const std::map<uint32_t, std::vector<Record>>& all, uint32_t ns, char kind,
-                   const std::string& table_id, int64_t page, const std::string& next_token, std::vector<Record>* out,
-                   std::string* next_token_out) {
+Status ListRecords(const std::map<uint32_t, std::vector<Record>>& all, const Database& db, char kind,
+                   const std::optional<std::string>& table_arn, int64_t page, const std::string& next_token,
+                   std::vector<Record>* out, std::string* next_token_out) {
   size_t position = 0;
   if (!next_token.empty() && !ParseListToken(kind, next_token, &position)) {
     return Status::Validation("Invalid Request: Provided nextToken is invalid: " + next_token);
   }
   next_token_out->clear();
-  auto records = all.find(ns);
+  std::string table_id;
+  if (table_arn) {
+    table_id = CurrentTableId(db, *table_arn);
+    if (table_id.empty()) return Status::OK();
+  }
+  auto records = all.find(db.namespace_id());
   if (records == all.end()) return Status::OK();
   size_t seen = 0;
   for (auto it = records->second.rbegin(); it != records->second.rend(); ++it) {
@@ -275,13 +288,6 @@ Status ListRecords(const std::map<uint32_t, std::vector<Record>>& all, uint32_t 
     out->push_back(*it);
   }
   return Status::OK();
-}
-
-// The current id of the table that has the ARN table_arn now; empty if none has.
-std::string CurrentTableId(const Database& db, const std::string& table_arn) {
-  size_t at = table_arn.find(":table/");
-  auto table = at == std::string::npos ? nullptr : db.catalog().FindTable(table_arn.substr(at + 7));
-  return table && table->arn == table_arn ? table->table_id : std::string();
 }
 }  // namespace
 
@@ -423,16 +429,8 @@ Status TransferJobs::DescribeExport(const Database& db, const RequestContext& ct
 Status TransferJobs::ListExports(const Database& db, const std::optional<std::string>& table_arn, int64_t max_results,
                                  const std::string& next_token, std::vector<ExportRecord>* out,
                                  std::string* next_token_out) const {
-  std::string table_id;
-  if (table_arn) {
-    table_id = CurrentTableId(db, *table_arn);
-    if (table_id.empty()) {
-      next_token_out->clear();
-      return Status::OK();  // a table that is gone has no exports listed, even when it had some
-    }
-  }
   std::lock_guard<std::mutex> lock(mu_);
-  return ListRecords(exports_, db.namespace_id(), 'e', table_id, max_results, next_token, out, next_token_out);
+  return ListRecords(exports_, db, 'e', table_arn, max_results, next_token, out, next_token_out);
 }
 
 Status TransferJobs::StartImport(Database& db, const RequestContext& ctx, const ImportRequest& request,
@@ -629,16 +627,8 @@ Status TransferJobs::DescribeImport(const Database& db, const RequestContext& ct
 Status TransferJobs::ListImports(const Database& db, const std::optional<std::string>& table_arn, int64_t page_size,
                                  const std::string& next_token, std::vector<ImportRecord>* out,
                                  std::string* next_token_out) const {
-  std::string table_id;
-  if (table_arn) {
-    table_id = CurrentTableId(db, *table_arn);
-    if (table_id.empty()) {
-      next_token_out->clear();
-      return Status::OK();
-    }
-  }
   std::lock_guard<std::mutex> lock(mu_);
-  return ListRecords(imports_, db.namespace_id(), 'i', table_id, page_size, next_token, out, next_token_out);
+  return ListRecords(imports_, db, 'i', table_arn, page_size, next_token, out, next_token_out);
 }
 
 }  // namespace dynapage
