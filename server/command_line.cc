@@ -23,6 +23,8 @@ const char kUsage[] =
     "  --host ADDR          address to bind (default: 127.0.0.1 and ::1, both loopbacks; use 0.0.0.0 or ::\n"
     "                       to accept remote clients)\n"
     "  --db-path DIR        keep data in DIR across restarts (default: in memory)\n"
+    "  --s3-dir DIR         S3 buckets of export and import as folders: bucket b is DIR/b (default: none,\n"
+    "                       export and import refused)\n"
     "  --namespace MODE     which requests share tables: access-key-region (default: one database per access\n"
     "                       key and region, as DynamoDB Local), region, or shared (one for everybody)\n"
     "  --max-page-bytes N   Query/Scan page size limit in bytes (default 1048576, DynamoDB's 1 MB);\n"
@@ -163,6 +165,12 @@ const Flag kFlags[] = {
        return "";
      }},
     {"--db-path", true, false, SetDbPath},
+    {"--s3-dir", true, false,
+     [](const std::string& value, ParseState* state) -> std::string {
+       if (value.empty()) return "needs a directory";
+       state->out->service.s3_dir = value;
+       return "";
+     }},
     {"--namespace", true, false,
      [](const std::string& value, ParseState* state) -> std::string {
        if (!ParseNamespaceMode(value, &state->out->namespace_mode)) {

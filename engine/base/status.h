@@ -48,6 +48,12 @@ enum class ErrorCode {
   kBackupInUse,                 // BackupInUseException
   kPointInTimeRecoveryUnavailable,  // PointInTimeRecoveryUnavailableException
   kInvalidRestoreTime,          // InvalidRestoreTimeException
+  // Export and import (docs/export-import.md).
+  kInvalidExportTime,               // InvalidExportTimeException
+  kExportConflict,                  // ExportConflictException
+  kExportNotFound,                  // ExportNotFoundException
+  kImportConflict,                  // ImportConflictException
+  kImportNotFound,                  // ImportNotFoundException
 };
 
 // What a shared check found, where an operation words that error its own way. kNone for everything else.

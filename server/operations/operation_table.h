@@ -83,6 +83,13 @@ Status HandleEnableKinesisStreamingDestination(OperationContext& ctx);
 Status HandleDisableKinesisStreamingDestination(OperationContext& ctx);
 Status HandleUpdateKinesisStreamingDestination(OperationContext& ctx);
 Status HandleDescribeKinesisStreamingDestination(OperationContext& ctx);
+// Export and import (docs/export-import.md).
+Status HandleExportTableToPointInTime(OperationContext& ctx);
+Status HandleDescribeExport(OperationContext& ctx);
+Status HandleListExports(OperationContext& ctx);
+Status HandleImportTable(OperationContext& ctx);
+Status HandleDescribeImport(OperationContext& ctx);
+Status HandleListImports(OperationContext& ctx);
 // PartiQL (docs/partiql.md).
 Status HandleExecuteStatement(OperationContext& ctx);
 Status HandleBatchExecuteStatement(OperationContext& ctx);

@@ -231,7 +231,7 @@ WireResponse Dispatcher::Run(OperationHandler handler, const RequestContext& con
   if (!status.ok()) return FromError(ToWireError(status));
   rapidjson::StringBuffer buffer;
   JsonWriter writer(buffer);
-  OperationContext ctx{*db, context, document, writer, "", host, databases_};
+  OperationContext ctx{*db, context, document, writer, "", host, databases_, options_.transfers};
   status = handler(ctx);
   if (!status.ok()) return FromError(ToWireError(InCohortWording(context.cohorts, std::move(status)), ctx.error_extra));
   WireResponse response;

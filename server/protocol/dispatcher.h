@@ -28,6 +28,7 @@
 namespace dynapage {
 
 class RequestHooks;
+class TransferJobs;
 
 // How requests are served: what goes into each request's RequestContext besides what the request says.
 struct ServiceOptions {
@@ -50,6 +51,10 @@ struct ServiceOptions {
   OffsetClock* settable_clock = nullptr;
   // The test bench around each request (server/admin/test_bench.h), or null. REQUIRES: outlives the dispatcher.
   RequestHooks* hooks = nullptr;
+  // The folder of the local S3 buckets of export and import (--s3-dir); empty: they are refused.
+  std::string s3_dir;
+  // The export and import jobs (engine/transfer/transfer_jobs.h), made by the Service from s3_dir; null: none.
+  TransferJobs* transfers = nullptr;
 };
 
 // The X-Amz-Target of a DynamoDB operation is this prefix and its name ("DynamoDB_20120810.PutItem").

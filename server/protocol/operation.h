@@ -23,6 +23,8 @@
 
 namespace dynapage {
 
+class TransferJobs;
+
 struct OperationContext {
   Database& db;
   const RequestContext& context;
@@ -33,6 +35,8 @@ struct OperationContext {
   // Every namespace, for what spans regions (global tables: engine/database/global_tables.h); null in tests that
   // serve one database.
   DatabaseSet* databases = nullptr;
+  // The export and import jobs (engine/transfer/transfer_jobs.h); null in tests that serve none.
+  TransferJobs* transfers = nullptr;
 };
 
 using OperationHandler = Status (*)(OperationContext& ctx);

@@ -94,6 +94,11 @@ WireError ToWireError(const Status& status, const std::string& extra) {
         case ErrorCode::kBackupInUse: name = "BackupInUseException"; break;
         case ErrorCode::kPointInTimeRecoveryUnavailable: name = "PointInTimeRecoveryUnavailableException"; break;
         case ErrorCode::kInvalidRestoreTime: name = "InvalidRestoreTimeException"; break;
+        case ErrorCode::kInvalidExportTime: name = "InvalidExportTimeException"; break;
+        case ErrorCode::kExportConflict: name = "ExportConflictException"; break;
+        case ErrorCode::kExportNotFound: name = "ExportNotFoundException"; break;
+        case ErrorCode::kImportConflict: name = "ImportConflictException"; break;
+        case ErrorCode::kImportNotFound: name = "ImportNotFoundException"; break;
         default: break;
       }
       e.type = std::string(kDynamoDB) + name;

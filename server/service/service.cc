@@ -59,6 +59,8 @@ void Service::Wire(const ServiceOptions& options, TestBench* bench) {
   bench_ = bench ? bench : (owned_bench_ = std::make_unique<TestBench>(TestBenchOptions())).get();
   ServiceOptions hooked = options;
   hooked.hooks = bench_;
+  transfers_ = std::make_unique<TransferJobs>(options.s3_dir);
+  hooked.transfers = transfers_.get();
   admin_ = std::make_unique<AdminApi>(databases_, bench_);
   AddStreamsAdminRoutes(admin_.get(), databases_, options);
   AddConsoleRoutes(admin_.get(), databases_, bench_, options);

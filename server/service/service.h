@@ -17,6 +17,7 @@
 #include "engine/base/status.h"
 #include "engine/database/database.h"
 #include "engine/database/database_set.h"
+#include "engine/transfer/transfer_jobs.h"
 #include "server/admin/admin_api.h"
 #include "server/admin/browser_guard.h"
 #include "server/admin/test_bench.h"
@@ -69,6 +70,7 @@ class Service : public RequestHandler {
   DatabaseSet* databases_;
   std::unique_ptr<TestBench> owned_bench_;
   TestBench* bench_;
+  std::unique_ptr<TransferJobs> transfers_;  // export and import (--s3-dir)
   std::unique_ptr<AdminApi> admin_;
   std::unique_ptr<Dispatcher> dispatcher_;
   BrowserGuardOptions guard_;

@@ -21,9 +21,8 @@ SDK_MODEL_VERSION = "3.1169.0"
 
 # Operations not implemented yet, each with its issue.
 UNKNOWN_ALLOWED = {
-    # Export, import and bulk operations: issue #30.
-    "ExportTableToPointInTime", "DescribeExport", "ListExports", "ImportTable",
-    "DescribeImport", "ListImports", "StartBulkPutItems", "DescribeBulkOperation", "CancelBulkOperation",
+    # Bulk operations: issue #30.
+    "StartBulkPutItems", "DescribeBulkOperation", "CancelBulkOperation",
     "ListBulkOperations",
 }
 

@@ -1,0 +1,92 @@
+#include "engine/transfer/export_layout.h"
+
+#include <rapidjson/stringbuffer.h>
+
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+
+#include "engine/model/attribute_value_json.h"
+
+namespace dynapage {
+
+std::string FormatIsoTime(double seconds) {
+  int64_t millis = static_cast<int64_t>(std::llround(seconds * 1000));
+  time_t whole = static_cast<time_t>(millis / 1000);
+  struct tm utc;
+  gmtime_r(&whole, &utc);
+  char text[80];
+  std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.tm_year + 1900, utc.tm_mon + 1,
+                utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec, static_cast<int>(millis % 1000));
+  return text;
+}
+
+std::string ExportFolderKey(const std::string& prefix, const std::string& id) {
+  std::string key = prefix;
+  while (!key.empty() && key.back() == '/') key.pop_back();
+  if (!key.empty()) key += '/';
+  return key + "AWSDynamoDB/" + id + "/";
+}
+
+std::string ManifestFilesLine(uint64_t item_count, const std::string& md5_base64, const std::string& etag,
+                              const std::string& data_file_key) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  w.Key("itemCount");
+  w.Uint64(item_count);
+  w.Key("md5Checksum");
+  w.String(md5_base64);
+  w.Key("etag");
+  w.String(etag);
+  w.Key("dataFileS3Key");
+  w.String(data_file_key);
+  w.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
+}
+
+std::string ManifestSummaryJson(const ExportRecord& record, const std::string& manifest_files_key) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  auto optional = [&w](const char* key, const std::optional<std::string>& value) {
+    w.Key(key);
+    if (value) {
+      w.String(*value);
+    } else {
+      w.Null();
+    }
+  };
+  w.StartObject();
+  w.Key("version");
+  w.String("2020-06-30");
+  w.Key("exportArn");
+  w.String(record.arn);
+  w.Key("startTime");
+  w.String(FormatIsoTime(record.start_time));
+  w.Key("endTime");
+  w.String(FormatIsoTime(record.end_time.value_or(record.start_time)));
+  w.Key("tableArn");
+  w.String(record.table_arn);
+  w.Key("tableId");
+  w.String(record.table_id);
+  w.Key("exportTime");
+  w.String(FormatIsoTime(record.export_time));
+  w.Key("s3Bucket");
+  w.String(record.s3_bucket);
+  optional("s3Prefix", record.s3_prefix);
+  w.Key("s3SseAlgorithm");
+  w.String(record.s3_sse_algorithm);
+  optional("s3SseKmsKeyId", record.s3_sse_kms_key_id);
+  w.Key("manifestFilesS3Key");
+  w.String(manifest_files_key);
+  w.Key("billedSizeBytes");
+  w.Uint64(record.billed_size_bytes);
+  w.Key("itemCount");
+  w.Uint64(record.item_count);
+  w.Key("outputFormat");
+  w.String(record.export_format);
+  w.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+}  // namespace dynapage

@@ -1,0 +1,37 @@
+// The layout of a DynamoDB export in its bucket, exactly as DynamoDB writes it (docs/export-import.md):
+//
+//   <prefix>/AWSDynamoDB/<id>/_started                   empty, written first
+//   <prefix>/AWSDynamoDB/<id>/data/<random>.json.gz      the items, one line each (export_lines.h); ION: .ion.gz
+//   <prefix>/AWSDynamoDB/<id>/manifest-files.json        a JSON line per data file
+//   <prefix>/AWSDynamoDB/<id>/manifest-files.checksum    the md5 (hex) of manifest-files.json
+//   <prefix>/AWSDynamoDB/<id>/manifest-summary.json      the export's summary, written last
+//   <prefix>/AWSDynamoDB/<id>/manifest-summary.checksum  the md5 (hex) of manifest-summary.json
+//
+// "<prefix>/" is left out without an S3Prefix.
+
+#ifndef DYNAPAGE_ENGINE_TRANSFER_EXPORT_LAYOUT_H_
+#define DYNAPAGE_ENGINE_TRANSFER_EXPORT_LAYOUT_H_
+
+#include <cstdint>
+#include <string>
+
+#include "engine/transfer/export_record.h"
+
+namespace dynapage {
+
+// "2020-11-04T07:28:34.028Z" for epoch seconds.
+std::string FormatIsoTime(double seconds);
+
+// "<prefix>/AWSDynamoDB/<id>/" (prefix's trailing '/' not doubled), or "AWSDynamoDB/<id>/" for an empty prefix.
+std::string ExportFolderKey(const std::string& prefix, const std::string& id);
+
+// One line of manifest-files.json, '\n' included.
+std::string ManifestFilesLine(uint64_t item_count, const std::string& md5_base64, const std::string& etag,
+                              const std::string& data_file_key);
+
+// manifest-summary.json of a completed export.
+std::string ManifestSummaryJson(const ExportRecord& record, const std::string& manifest_files_key);
+
+}  // namespace dynapage
+
+#endif  // DYNAPAGE_ENGINE_TRANSFER_EXPORT_LAYOUT_H_

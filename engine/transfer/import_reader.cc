@@ -1,0 +1,48 @@
+#include "engine/transfer/import_reader.h"
+
+#include <rapidjson/document.h>
+#include <rapidjson/error/en.h>
+
+#include <string>
+
+#include "engine/model/attribute_value_json.h"
+
+namespace dynapage {
+
+void ReadDynamoDbJsonItems(std::string_view text, const ImportItemVisitor& each) {
+  // A copy that ends in a NUL byte, as RapidJSON's string stream reads up to one.
+  std::string copy(text);
+  rapidjson::StringStream stream(copy.c_str());
+  size_t index = 0;
+  for (;;) {
+    while (stream.Tell() < copy.size() &&
+           (stream.Peek() == ' ' || stream.Peek() == '\n' || stream.Peek() == '\r' || stream.Peek() == '\t')) {
+      stream.Take();
+    }
+    if (stream.Tell() >= copy.size()) return;
+    rapidjson::Document document;
+    document.ParseStream<rapidjson::kParseIterativeFlag | rapidjson::kParseStopWhenDoneFlag>(stream);
+    AttributeMap item;
+    if (document.HasParseError()) {
+      each(index,
+           Status::Validation(std::string("Unexpected data: ") + rapidjson::GetParseError_En(document.GetParseError()) +
+                              " at offset " + std::to_string(document.GetErrorOffset())),
+           &item);
+      return;  // the rest of the object is skipped
+    }
+    Status s;
+    const rapidjson::Value* json_item = nullptr;
+    if (document.IsObject()) {
+      auto member = document.FindMember("Item");
+      if (member != document.MemberEnd()) json_item = &member->value;
+    }
+    if (!json_item || !json_item->IsObject()) {
+      s = Status::Validation("Unexpected data: an object without an \"Item\" object");
+    } else {
+      s = DecodeAttributeMap(*json_item, &item);
+    }
+    each(index++, s, &item);
+  }
+}
+
+}  // namespace dynapage

@@ -1,0 +1,634 @@
+#include "engine/transfer/transfer_jobs.h"
+
+// The low-level MD5 interface, as engine/storage/key_codec.cc uses it (EVP would load OpenSSL's providers).
+#define OPENSSL_SUPPRESS_DEPRECATED
+#include <openssl/md5.h>
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <set>
+
+#include <rapidjson/stringbuffer.h>
+
+#include "engine/base/base64.h"
+#include "engine/model/attribute_value_json.h"
+#include "engine/storage/item_key.h"
+#include "engine/transfer/export_layout.h"
+#include "engine/transfer/export_lines.h"
+#include "engine/transfer/gzip_codec.h"
+#include "engine/transfer/import_reader.h"
+#include "engine/transfer/table_as_of.h"
+#include "engine/write/write_path.h"
+
+namespace dynapage {
+
+const char kNoS3DirMessage[] =
+    "Export and import need a local S3 folder: start dynapage with --s3-dir DIR (bucket b is the folder DIR/b)";
+
+namespace {
+// How long a ClientToken is remembered (DynamoDB: 8 hours).
+constexpr double kClientTokenSeconds = 8 * 3600;
+// A data file is closed and a new one begun after this many uncompressed bytes.
+constexpr size_t kDataFileBytes = 64 << 20;
+// Incremental export windows: at least 15 minutes, at most 24 hours.
+constexpr double kMinIncrementalSeconds = 15 * 60;
+constexpr double kMaxIncrementalSeconds = 24 * 3600;
+
+Status InvalidExportTime(std::string message) {
+  return Status::Error(ErrorCode::kInvalidExportTime, std::move(message));
+}
+
+std::mt19937_64& Random() {
+  thread_local std::mt19937_64 rng(std::random_device{}());
+  return rng;
+}
+
+// A job id: the 14-digit epoch milliseconds of its start, '-', 8 lowercase hex digits.
+std::string NewJobId(int64_t now_millis) {
+  char id[32];
+  std::snprintf(id, sizeof id, "%014" PRId64 "-%08" PRIx32, now_millis, static_cast<uint32_t>(Random()()));
+  return id;
+}
+
+// The parts of a table ARN arn:aws:dynamodb:<region>:<account>:table/<name>.
+struct TableArnParts {
+  std::string region, account, table;
+};
+
+Status ParseExportTableArn(const std::string& arn, TableArnParts* parts) {
+  const std::string prefix = "arn:aws:dynamodb:";
+  if (arn.compare(0, 4, "arn:") != 0) {
+    return Status::Validation("One or more parameter values were invalid: tableArn is not a valid ARN");
+  }
+  size_t region_end = arn.find(':', prefix.size());
+  size_t account_end = region_end == std::string::npos ? region_end : arn.find(':', region_end + 1);
+  if (arn.compare(0, prefix.size(), prefix) != 0 || account_end == std::string::npos ||
+      arn.compare(account_end + 1, 6, "table/") != 0) {
+    return Status::Validation("One or more parameter values were invalid: tableArn is not a valid ARN");
+  }
+  parts->region = arn.substr(prefix.size(), region_end - prefix.size());
+  parts->account = arn.substr(region_end + 1, account_end - region_end - 1);
+  parts->table = arn.substr(account_end + 7);
+  if (parts->table.empty() || parts->table.find('/') != std::string::npos) {
+    return Status::Validation("Invalid Request: Table ARN is invalid.");
+  }
+  return Status::OK();
+}
+
+// The table part of a job's ARN (<table arn><segment><id>), which must be the caller's account's.
+Status ParseJobArn(const std::string& arn, const char* segment, const char* invalid, const RequestContext& ctx,
+                   TableArnParts* parts) {
+  size_t at = arn.find(segment);
+  if (at == std::string::npos || !ParseExportTableArn(arn.substr(0, at), parts).ok()) {
+    return Status::Validation(invalid);
+  }
+  if (parts->account != ctx.caller.account_id) return Status::Error(ErrorCode::kAccessDenied, "Access is denied");
+  return Status::OK();
+}
+
+// The export's table, checked: it exists in the caller's namespace under that ARN.
+Status FindExportTable(const Database& db, const RequestContext& ctx, const std::string& arn,
+                       std::shared_ptr<const TableDefinition>* table) {
+  TableArnParts parts;
+  DP_RETURN_IF_ERROR(ParseExportTableArn(arn, &parts));
+  *table = db.catalog().FindTable(parts.table);
+  if (!*table || parts.account != ctx.caller.account_id || parts.region != ctx.caller.region) {
+    return Status::Error(ErrorCode::kTableNotFound, "Table not found: " + arn);
+  }
+  return Status::OK();
+}
+
+// The incremental export members' checks, in DynamoDB's order.
+Status CheckExportKind(const ExportRequest& r, const TableDefinition& table, double now) {
+  bool incremental = r.export_type && *r.export_type == "INCREMENTAL_EXPORT";
+  if (r.has_incremental_specification && !r.export_type) {
+    return Status::Validation(
+        "Invalid Request: Export Type expected to be Incremental Export when incremental export specification is "
+        "provided");
+  }
+  if (r.has_incremental_specification && !incremental) {
+    return Status::Validation(
+        "Invalid Request: When Export Type is Full Export , Incremental Export Specification should not be provided");
+  }
+  if (incremental && !r.has_incremental_specification) {
+    return Status::Validation(
+        "Invalid Request: Incremental Export Specification expected when export type is set as Incremental Export");
+  }
+  if (!incremental) return Status::OK();
+  if (!r.export_from_time) {
+    return Status::Validation("Invalid Request: ExportFromTime must be provided in IncrementalExportSpecification");
+  }
+  double from = *r.export_from_time;
+  double to = r.export_to_time.value_or(now);
+  double since = table.point_in_time_recovery_since;
+  if (from < since || from > to) {
+    return InvalidExportTime("Incremental export period from time cannot be less than the table creation time : " +
+                             FormatIsoTime(since));
+  }
+  if (to - from < kMinIncrementalSeconds) {
+    return InvalidExportTime(
+        "Difference between export period from time and export period to time is less than 15 minutes");
+  }
+  if (to > now) {
+    return InvalidExportTime("Incremental export period to time cannot be greater than the current time : " +
+                             FormatIsoTime(now));
+  }
+  if (to - from > kMaxIncrementalSeconds) {
+    return InvalidExportTime(
+        "Difference between export period from time and export period to time is greater than 24 hours");
+  }
+  return Status::OK();
+}
+
+// Every synchronous error of ExportTableToPointInTime, in DynamoDB's order.
+Status CheckExportRequest(const Database& db, const RequestContext& ctx, const ExportRequest& r,
+                          std::shared_ptr<const TableDefinition>* table) {
+  DP_RETURN_IF_ERROR(FindExportTable(db, ctx, r.table_arn, table));
+  const TableDefinition& t = **table;
+  if (!t.point_in_time_recovery) {
+    return Status::Error(ErrorCode::kPointInTimeRecoveryUnavailable,
+                         "Point in time recovery is not enabled for table '" + t.name + "'");
+  }
+  double now = ctx.clock->NowSeconds();
+  if (r.export_time) {
+    if (*r.export_time > now || *r.export_time < t.point_in_time_recovery_since) {
+      return InvalidExportTime("Export Time is invalid");
+    }
+  }
+  DP_RETURN_IF_ERROR(CheckExportKind(r, t, now));
+  if (r.s3_sse_kms_key_id && r.s3_sse_algorithm.value_or("AES256") != "KMS") {
+    return Status::Validation("Invalid Request: KMS Key Id is not supported for this encryption type");
+  }
+  if (r.has_filter_specification && r.filter_specification_empty) {
+    return Status::Validation("Invalid Request: Invalid FilterSpecification: The specification can not be empty");
+  }
+  return Status::OK();
+}
+
+// What makes two requests with one ClientToken the same request: every member as sent.
+std::string Fingerprint(const ExportRequest& r) {
+  auto opt = [](const std::optional<std::string>& v) { return v ? "=" + *v : std::string("-"); };
+  auto num = [](const std::optional<double>& v) { return v ? "=" + std::to_string(*v) : std::string("-"); };
+  return r.table_arn + "|" + r.s3_bucket + "|" + opt(r.s3_bucket_owner) + "|" + opt(r.s3_prefix) + "|" +
+         opt(r.s3_sse_algorithm) + "|" + opt(r.s3_sse_kms_key_id) + "|" + opt(r.export_format) + "|" +
+         opt(r.export_type) + "|" + num(r.export_time) + "|" + num(r.export_from_time) + "|" + num(r.export_to_time) +
+         "|" + opt(r.export_view_type) + "|" + (r.has_filter_specification ? "f" : "-");
+}
+
+std::string Md5(std::string_view data) {
+  unsigned char digest[MD5_DIGEST_LENGTH];
+  MD5(reinterpret_cast<const unsigned char*>(data.data()), data.size(), digest);
+  return std::string(reinterpret_cast<char*>(digest), sizeof digest);
+}
+
+std::string Hex(std::string_view bytes) {
+  static const char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : bytes) {
+    out.push_back(kHex[c >> 4]);
+    out.push_back(kHex[c & 0xf]);
+  }
+  return out;
+}
+
+// A data file's random name, 26 lowercase letters and digits as DynamoDB's.
+std::string RandomFileName() {
+  static const char kAlphabet[] = "abcdefghijklmnopqrstuvwxyz234567";
+  std::string name;
+  for (int i = 0; i < 26; ++i) name.push_back(kAlphabet[Random()() % 32]);
+  return name;
+}
+
+constexpr size_t kListTokenBytes = 56;
+
+// A list page's NextToken: kind ("e" exports, "i" imports) and the position, as lowercase hex.
+std::string MakeListToken(char kind, size_t position) {
+  std::string text = std::string(1, kind) + ":" + std::to_string(position);
+  text.resize(kListTokenBytes, ' ');  // 112 hex digits: botocore refuses a shorter ListImports token
+  return Hex(text);
+}
+
+bool ParseListToken(char kind, const std::string& token, size_t* position) {
+  if (token.size() != 2 * kListTokenBytes) return false;
+  std::string text;
+  for (size_t i = 0; i < token.size(); i += 2) {
+    auto digit = [](char c) { return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1; };
+    int high = digit(token[i]), low = digit(token[i + 1]);
+    if (high < 0 || low < 0) return false;
+    text.push_back(static_cast<char>(high * 16 + low));
+  }
+  while (!text.empty() && text.back() == ' ') text.pop_back();
+  if (text.size() < 3 || text[0] != kind || text[1] != ':') return false;
+  size_t value = 0;
+  for (size_t i = 2; i < text.size(); ++i) {
+    if (text[i] < '0' || text[i] > '9' || value > 1000000000) return false;
+    value = value * 10 + static_cast<size_t>(text[i] - '0');
+  }
+  *position = value;
+  return true;
+}
+// An uncompressed import object may be at most this large in memory.
+constexpr uint64_t kMaxImportObjectBytes = 1ULL << 31;
+// Items are written in batches of this many.
+constexpr size_t kImportBatchItems = 1000;
+constexpr uint64_t kMaxItemBytes = 400 * 1024;
+constexpr char kItemValidationMessage[] =
+    "Some of the items failed validation checks and were not imported. Please check CloudWatch error logs for more "
+    "details.";
+
+// Finds the record of arn among a namespace's records.
+template <typename Record>
+const Record* FindRecord(const std::map<uint32_t, std::vector<Record>>& all, uint32_t ns, const std::string& arn) {
+  auto records = all.find(ns);
+  if (records == all.end()) return nullptr;
+  for (const Record& record : records->second) {
+    if (record.arn == arn) return &record;
+  }
+  return nullptr;
+}
+
+// The current id of the table that has the ARN table_arn now; empty if none has.
+std::string CurrentTableId(const Database& db, const std::string& table_arn) {
+  size_t at = table_arn.find(":table/");
+  auto table = at == std::string::npos ? nullptr : db.catalog().FindTable(table_arn.substr(at + 7));
+  return table && table->arn == table_arn ? table->table_id : std::string();
+}
+
+// One page of db's records, newest first, from the token. With table_arn, those of the table that has that ARN
+// now: a table that is gone lists none, even when it had some.
+template <typename Record>
+Status ListRecords(const std::map<uint32_t, std::vector<Record>>& all, const Database& db, char kind,
+                   const std::optional<std::string>& table_arn, int64_t page, const std::string& next_token,
+                   std::vector<Record>* out, std::string* next_token_out) {
+  size_t position = 0;
+  if (!next_token.empty() && !ParseListToken(kind, next_token, &position)) {
+    return Status::Validation("Invalid Request: Provided nextToken is invalid: " + next_token);
+  }
+  next_token_out->clear();
+  std::string table_id;
+  if (table_arn) {
+    table_id = CurrentTableId(db, *table_arn);
+    if (table_id.empty()) return Status::OK();
+  }
+  auto records = all.find(db.namespace_id());
+  if (records == all.end()) return Status::OK();
+  size_t seen = 0;
+  for (auto it = records->second.rbegin(); it != records->second.rend(); ++it) {
+    if (!table_id.empty() && it->table_id != table_id) continue;
+    if (seen++ < position) continue;
+    if (static_cast<int64_t>(out->size()) == page) {
+      *next_token_out = MakeListToken(kind, seen - 1);
+      break;
+    }
+    out->push_back(*it);
+  }
+  return Status::OK();
+}
+}  // namespace
+
+TransferJobs::TransferJobs(std::string s3_dir) {
+  if (!s3_dir.empty()) store_ = std::make_unique<LocalObjectStore>(std::move(s3_dir));
+}
+
+Status TransferJobs::StartExport(Database& db, const RequestContext& ctx, const ExportRequest& request,
+                                 ExportRecord* started) {
+  std::shared_ptr<const TableDefinition> table;
+  DP_RETURN_IF_ERROR(CheckExportRequest(db, ctx, request, &table));
+  double now = ctx.clock->NowSeconds();
+  std::string fingerprint = Fingerprint(request);
+  uint32_t ns = db.namespace_id();
+  size_t index;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (request.client_token) {
+      auto used = export_tokens_.find({ns, *request.client_token});
+      if (used != export_tokens_.end() && now - used->second.time < kClientTokenSeconds) {
+        if (used->second.fingerprint != fingerprint) {
+          return Status::Error(ErrorCode::kExportConflict,
+                               "Export conflict: Duplicate request detected with conflicting parameters");
+        }
+        *started = exports_[ns][used->second.index];
+        return Status::OK();
+      }
+    }
+    if (!store_) return Status::Validation(kNoS3DirMessage);
+    ExportRecord record;
+    record.id = NewJobId(ctx.clock->NowMillis());
+    record.arn = table->arn + "/export/" + record.id;
+    record.status = "IN_PROGRESS";
+    record.table_arn = table->arn;
+    record.table_id = table->table_id;
+    record.client_token = request.client_token.value_or("");
+    record.s3_bucket = request.s3_bucket;
+    record.s3_bucket_owner = request.s3_bucket_owner;
+    record.s3_prefix = request.s3_prefix;
+    record.s3_sse_algorithm = request.s3_sse_algorithm.value_or("AES256");
+    record.s3_sse_kms_key_id = request.s3_sse_kms_key_id;
+    record.export_format = request.export_format.value_or("DYNAMODB_JSON");
+    record.export_type = request.export_type;
+    if (request.has_incremental_specification) {
+      record.export_from_time = request.export_from_time;
+      record.export_to_time = request.export_to_time.value_or(now);
+      record.export_view_type = request.export_view_type.value_or("NEW_AND_OLD_IMAGES");
+    }
+    record.start_time = now;
+    record.export_time = request.export_time.value_or(now);
+    std::vector<ExportRecord>& records = exports_[ns];
+    index = records.size();
+    records.push_back(record);
+    if (request.client_token) export_tokens_[{ns, *request.client_token}] = TokenUse{index, fingerprint, now};
+    *started = record;
+  }
+  ExportRecord finished = *started;
+  RunExport(db, *table, &finished);
+  finished.end_time = std::max(ctx.clock->NowSeconds(), now);
+  std::lock_guard<std::mutex> lock(mu_);
+  exports_[ns][index] = finished;
+  return Status::OK();
+}
+
+void TransferJobs::RunExport(const Database& db, const TableDefinition& table, ExportRecord* record) const {
+  auto fail = [record](const char* code, std::string message) {
+    record->status = "FAILED";
+    record->failure_code = code;
+    record->failure_message = std::move(message);
+  };
+  if (!store_->BucketExists(record->s3_bucket)) {
+    return fail("S3NoSuchBucket",
+                "The specified bucket does not exist (Service: Amazon S3; Status Code: 404; "
+                "Error Code: NoSuchBucket)");
+  }
+  TableArnParts parts;
+  if (record->s3_bucket_owner && ParseExportTableArn(record->table_arn, &parts).ok() &&
+      *record->s3_bucket_owner != parts.account) {
+    return fail("S3AccessDenied", "Access Denied (Service: Amazon S3; Status Code: 403; Error Code: AccessDenied)");
+  }
+  if (record->export_type && *record->export_type == "INCREMENTAL_EXPORT") {
+    // Its data is the changes over a window, which needs the point-in-time history (issue #30 item 2).
+    return fail("UnsupportedOperation",
+                "dynapage does not export incremental data yet: it keeps no point-in-time history of the table");
+  }
+  Status s = WriteExportFiles(db, table, record);
+  if (!s.ok()) fail("UnknownError", s.message());
+}
+
+Status TransferJobs::WriteExportFiles(const Database& db, const TableDefinition& table, ExportRecord* record) const {
+  ExportFormat format = record->export_format == "ION" ? ExportFormat::kIon : ExportFormat::kDynamoDbJson;
+  std::string base = ExportFolderKey(record->s3_prefix.value_or(""), record->id);
+  DP_RETURN_IF_ERROR(store_->Write(record->s3_bucket, base + "_started", ""));
+  std::string manifest_files, lines;
+  uint64_t file_items = 0;
+  auto flush = [&]() -> Status {
+    std::string key = base + "data/" + RandomFileName() + (format == ExportFormat::kIon ? ".ion.gz" : ".json.gz");
+    std::string compressed;
+    DP_RETURN_IF_ERROR(GzipCompress(lines, &compressed));
+    DP_RETURN_IF_ERROR(store_->Write(record->s3_bucket, key, compressed));
+    std::string md5 = Md5(compressed);
+    manifest_files += ManifestFilesLine(file_items, Base64Encode(md5), Hex(md5), key);
+    lines.clear();
+    file_items = 0;
+    return Status::OK();
+  };
+  DP_RETURN_IF_ERROR(ReadTableItemsAsOf(db, table, record->export_time, [&](const AttributeMap& item, uint64_t size) {
+    AppendExportLine(format, item, &lines);
+    ++file_items;
+    ++record->item_count;
+    record->billed_size_bytes += size;
+    return lines.size() >= kDataFileBytes ? flush() : Status::OK();
+  }));
+  if (file_items > 0 || manifest_files.empty()) DP_RETURN_IF_ERROR(flush());  // at least one data file
+  DP_RETURN_IF_ERROR(store_->Write(record->s3_bucket, base + "manifest-files.json", manifest_files));
+  DP_RETURN_IF_ERROR(store_->Write(record->s3_bucket, base + "manifest-files.checksum", Hex(Md5(manifest_files))));
+  record->status = "COMPLETED";
+  record->end_time = record->start_time;  // the summary's endTime: when the data was written (set again by the caller)
+  record->export_manifest = base + "manifest-summary.json";
+  std::string summary = ManifestSummaryJson(*record, base + "manifest-files.json");
+  DP_RETURN_IF_ERROR(store_->Write(record->s3_bucket, base + "manifest-summary.json", summary));
+  return store_->Write(record->s3_bucket, base + "manifest-summary.checksum", Hex(Md5(summary)));
+}
+
+Status TransferJobs::DescribeExport(const Database& db, const RequestContext& ctx, const std::string& export_arn,
+                                    ExportRecord* out) const {
+  TableArnParts parts;
+  DP_RETURN_IF_ERROR(ParseJobArn(export_arn, "/export/", "Invalid Export ARN", ctx, &parts));
+  if (parts.region != ctx.caller.region) {
+    return Status::Error(ErrorCode::kExportNotFound, "Export not found: Invalid export arn");
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  const ExportRecord* record = FindRecord(exports_, db.namespace_id(), export_arn);
+  if (!record) return Status::Error(ErrorCode::kExportNotFound, "Export not found: Export not found: " + export_arn);
+  *out = *record;
+  return Status::OK();
+}
+
+Status TransferJobs::ListExports(const Database& db, const std::optional<std::string>& table_arn, int64_t max_results,
+                                 const std::string& next_token, std::vector<ExportRecord>* out,
+                                 std::string* next_token_out) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return ListRecords(exports_, db, 'e', table_arn, max_results, next_token, out, next_token_out);
+}
+
+Status TransferJobs::StartImport(Database& db, const RequestContext& ctx, const ImportRequest& request,
+                                 const std::function<Status()>& create_table, ImportRecord* started) {
+  uint32_t ns = db.namespace_id();
+  double now = ctx.clock->NowSeconds();
+  std::string fingerprint = request.table_name;  // another S3KeyPrefix with one token is silently the same import
+  if (request.client_token) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto used = import_tokens_.find({ns, *request.client_token});
+    if (used != import_tokens_.end() && now - used->second.time < kClientTokenSeconds &&
+        used->second.fingerprint != fingerprint) {
+      return Status::Error(ErrorCode::kImportConflict,
+                           "Import conflict: Duplicate request detected with conflicting parameters");
+    }
+  }
+  if (!store_) return Status::Validation(kNoS3DirMessage);
+  ImportRecord record;
+  record.id = NewJobId(ctx.clock->NowMillis());
+  record.table_arn =
+      "arn:aws:dynamodb:" + ctx.caller.region + ":" + ctx.caller.account_id + ":table/" + request.table_name;
+  record.arn = record.table_arn + "/import/" + record.id;
+  record.status = "IN_PROGRESS";
+  record.client_token = request.client_token.value_or("");
+  record.s3_bucket = request.s3_bucket;
+  record.s3_bucket_owner = request.s3_bucket_owner.value_or(ctx.caller.account_id);
+  record.s3_key_prefix = request.s3_key_prefix;
+  record.input_format = request.input_format;
+  record.input_compression = request.input_compression.value_or("NONE");
+  record.input_format_options_json = request.input_format_options_json;
+  record.table_creation_parameters_json = request.table_creation_parameters_json;
+  record.cloud_watch_log_group_arn =
+      "arn:aws:logs:" + ctx.caller.region + ":" + ctx.caller.account_id + ":log-group:/aws-dynamodb/imports:*";
+  record.start_time = now;
+  std::shared_ptr<const TableDefinition> table;
+  if (store_->BucketExists(request.s3_bucket)) {
+    DP_RETURN_IF_ERROR(create_table());
+    table = db.catalog().FindTable(request.table_name);
+    if (!table) return Status::Internal("the imported table vanished: " + request.table_name);
+    record.table_id = table->table_id;
+  }
+  size_t index;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::vector<ImportRecord>& records = imports_[ns];
+    index = records.size();
+    records.push_back(record);
+    if (request.client_token) import_tokens_[{ns, *request.client_token}] = TokenUse{index, fingerprint, now};
+  }
+  *started = record;
+  if (!table) {
+    record.status = "FAILED";
+    record.failure_code = "S3NoSuchBucket";
+    record.failure_message =
+        "The specified bucket does not exist (Service: Amazon S3; Status Code: 404; Error Code: "
+        "NoSuchBucket)";
+  } else {
+    RunImport(db, ctx, table, &record);
+  }
+  record.end_time = std::max(ctx.clock->NowSeconds(), now);
+  std::lock_guard<std::mutex> lock(mu_);
+  imports_[ns][index] = record;
+  return Status::OK();
+}
+
+void TransferJobs::LogImportError(const ImportRecord& record, const std::string& key, size_t item_index,
+                                  const std::string& message) const {
+  std::filesystem::path folder =
+      std::filesystem::path(store_->root()) / ".dynapage" / "logs" / "aws-dynamodb" / "imports" / record.id;
+  std::error_code ec;
+  std::filesystem::create_directories(folder, ec);
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  w.Key("itemS3Pointer");
+  w.StartObject();
+  w.Key("bucket");
+  w.String(record.s3_bucket);
+  w.Key("key");
+  w.String(key);
+  w.Key("itemIndex");
+  w.Uint64(item_index);
+  w.EndObject();
+  w.Key("importArn");
+  w.String(record.arn);
+  w.Key("errorMessages");
+  w.StartArray();
+  w.String(message);
+  w.EndArray();
+  w.EndObject();
+  std::ofstream out(folder / "error", std::ios::app | std::ios::binary);
+  out << buffer.GetString() << '\n';
+}
+
+void TransferJobs::RunImport(Database& db, const RequestContext& ctx, std::shared_ptr<const TableDefinition> table,
+                             ImportRecord* record) const {
+  std::vector<std::string> keys;
+  Status listed = store_->ListKeys(record->s3_bucket, record->s3_key_prefix.value_or(""), &keys);
+  if (!listed.ok()) {
+    record->status = "FAILED";
+    record->failure_code = "UnknownError";
+    record->failure_message = listed.message();
+    return;
+  }
+  std::vector<ItemWrite> writes;
+  std::vector<std::pair<std::string, size_t>> sources;  // each write's object key and item index
+  std::set<std::string> batch_keys;
+  auto flush = [&]() {
+    if (writes.empty()) return;
+    std::vector<Status> statuses;
+    if (db.writes().ApplyWrites(ctx, &writes, &statuses).ok()) {
+      record->imported_item_count += writes.size();
+    } else {
+      // One at a time, so that one refused item does not keep the others out.
+      for (size_t i = 0; i < writes.size(); ++i) {
+        std::vector<ItemWrite> one{writes[i]};
+        Status s = db.writes().ApplyWrites(ctx, &one, &statuses);
+        if (s.ok()) {
+          ++record->imported_item_count;
+        } else {
+          ++record->error_count;
+          LogImportError(*record, sources[i].first, sources[i].second, s.message());
+        }
+      }
+    }
+    writes.clear();
+    sources.clear();
+    batch_keys.clear();
+  };
+  for (const std::string& key : keys) {
+    std::string raw, text;
+    Status s = store_->Read(record->s3_bucket, key, &raw);
+    if (s.ok() && record->input_compression == "GZIP") {
+      s = GzipDecompress(raw, kMaxImportObjectBytes, &text);
+    } else {
+      text = std::move(raw);
+    }
+    if (!s.ok()) {
+      ++record->error_count;
+      LogImportError(*record, key, 0, s.message());
+      continue;
+    }
+    record->processed_size_bytes += text.size();
+    ReadDynamoDbJsonItems(text, [&](size_t item_index, const Status& parsed, AttributeMap* item) {
+      ++record->processed_item_count;
+      Status valid = parsed;
+      if (valid.ok()) valid = ValidateItemKeys(*table, *item);
+      if (valid.ok() && ItemSize(*item) > kMaxItemBytes) {
+        valid = Status::Validation("Item size has exceeded the maximum allowed size");
+      }
+      if (!valid.ok()) {
+        ++record->error_count;
+        LogImportError(*record, key, item_index, valid.message());
+        return;
+      }
+      std::string storage_key = TableItemKey(*table, *item);
+      if (!batch_keys.insert(storage_key).second) {
+        flush();  // a key again: the later item wins, as it overwrites the earlier
+        batch_keys.insert(storage_key);
+      }
+      ItemWrite& w = writes.emplace_back();
+      w.table = table;
+      w.storage_key = std::move(storage_key);
+      auto put = std::make_shared<AttributeMap>(std::move(*item));
+      w.mutate = [put](const AttributeMap*, std::optional<AttributeMap>* next) {
+        *next = *put;
+        return Status::OK();
+      };
+      sources.emplace_back(key, item_index);
+      if (writes.size() >= kImportBatchItems) flush();
+    });
+  }
+  flush();
+  if (record->error_count > 0) {
+    record->status = "FAILED";
+    record->failure_code = "ItemValidationError";
+    record->failure_message = kItemValidationMessage;
+  } else {
+    record->status = "COMPLETED";
+  }
+}
+
+Status TransferJobs::DescribeImport(const Database& db, const RequestContext& ctx, const std::string& import_arn,
+                                    ImportRecord* out) const {
+  TableArnParts parts;
+  DP_RETURN_IF_ERROR(ParseJobArn(import_arn, "/import/", "Invalid Import ARN", ctx, &parts));
+  std::lock_guard<std::mutex> lock(mu_);
+  const ImportRecord* record = FindRecord(imports_, db.namespace_id(), import_arn);
+  if (!record) return Status::Error(ErrorCode::kImportNotFound, "Import not found: " + import_arn);
+  *out = *record;
+  return Status::OK();
+}
+
+Status TransferJobs::ListImports(const Database& db, const std::optional<std::string>& table_arn, int64_t page_size,
+                                 const std::string& next_token, std::vector<ImportRecord>* out,
+                                 std::string* next_token_out) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return ListRecords(imports_, db, 'i', table_arn, page_size, next_token, out, next_token_out);
+}
+
+}  // namespace dynapage
