@@ -7,13 +7,9 @@ and stops it.
 
     python3 bench/backup_bench.py build/dynapage [--items 100000] [--db-path DIR]
 """
-import argparse, http.client, json, socket, subprocess, sys, tempfile, time
+import argparse, json, time
 
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from local_server import LocalServer
 
 
 def server_cpu_seconds(pid):
@@ -28,25 +24,11 @@ def main():
     p.add_argument("--items", type=int, default=100000)
     p.add_argument("--db-path", default="")
     a = p.parse_args()
-    port = free_port()
-    args = [a.binary, "--port", str(port), "--pitr-latest-lag-seconds", "0", "--ttl-interval", "0"]
+    args = ["--pitr-latest-lag-seconds", "0", "--ttl-interval", "0"]
     if a.db_path:
         args += ["--db-path", a.db_path]
-    server = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    try:
-        server.stdout.readline()  # the ready line
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
-
-        def call(op, body):
-            conn.request("POST", "/", json.dumps(body), {
-                "Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": "DynamoDB_20120810." + op,
-                "Authorization": "AWS4-HMAC-SHA256 Credential=AKID/20260101/us-east-1/dynamodb/aws4_request, "
-                                 "SignedHeaders=host, Signature=0", "Host": "localhost", "X-Amz-Date": "20260101T000000Z"})
-            r = conn.getresponse()
-            data = json.loads(r.read())
-            if r.status != 200:
-                sys.exit(f"{op}: {data}")
-            return data
+    with LocalServer(a.binary, args) as server:
+        call = server.call
 
         def timed(op, body):
             start, cpu = time.perf_counter(), server_cpu_seconds(server.pid)
@@ -80,9 +62,6 @@ def main():
                                                            "UseLatestRestorableTime": True})
         results["restore_table_to_point_in_time"] = {"wall_s": round(wall, 2), "server_cpu_s": round(cpu, 2)}
         print(json.dumps({"items": a.items, "item_bytes": 1000, "db_path": bool(a.db_path), **results}, indent=2))
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
 
 
 if __name__ == "__main__":

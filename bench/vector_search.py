@@ -4,13 +4,9 @@ exact top-10 searches. Starts the server on a free 127.0.0.1 port, in memory, an
 
     python3 bench/vector_search.py build/dynapage [--items 100000] [--dims 256] [--searches 50]
 """
-import argparse, http.client, json, random, socket, subprocess, sys, time
+import argparse, random, time
 
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from local_server import LocalServer
 
 
 def main():
@@ -20,23 +16,8 @@ def main():
     p.add_argument("--dims", type=int, default=256)
     p.add_argument("--searches", type=int, default=50)
     a = p.parse_args()
-    port = free_port()
-    server = subprocess.Popen([a.binary, "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    try:
-        server.stdout.readline()  # the ready line
-        conn = http.client.HTTPConnection("127.0.0.1", port)
-
-        def call(op, body):
-            conn.request("POST", "/", json.dumps(body), {
-                "Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": "DynamoDB_20120810." + op,
-                "Authorization": "AWS4-HMAC-SHA256 Credential=AKID/20260101/us-east-1/dynamodb/aws4_request, "
-                                 "SignedHeaders=host, Signature=0", "Host": "localhost", "X-Amz-Date": "20260101T000000Z"})
-            r = conn.getresponse()
-            data = json.loads(r.read())
-            if r.status != 200:
-                sys.exit(f"{op}: {data}")
-            return data
-
+    with LocalServer(a.binary) as server:
+        call = server.call
         call("CreateTable", {"TableName": "bench", "BillingMode": "PAY_PER_REQUEST",
                              "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
                              "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
@@ -64,9 +45,6 @@ def main():
         status = open(f"/proc/{server.pid}/status").read()
         rss = [l for l in status.splitlines() if l.startswith("VmRSS")][0]
         print("server", rss)
-    finally:
-        server.terminate()
-        server.wait()
 
 
 if __name__ == "__main__":

@@ -43,6 +43,7 @@ class Database {
   const Storage& storage() const { return *storage_; }
   const Catalog& catalog() const { return *catalog_; }
   WritePath& writes() { return *writes_; }
+  const WritePath& writes() const { return *writes_; }
   const VectorStore& vectors() const { return *vectors_; }
 
  private:

@@ -156,6 +156,11 @@ class WritePath {
   // TableAlreadyExistsException.
   Status RestoreTable(const RequestContext& ctx, TableDefinition definition, const RestoreSource& source,
                       TableDescription* out);
+  // Calls each(stored item) for every item of the table in keyspace as it was at at_ms: its items now with the
+  // journal entries after at_ms undone (as RestoreTableToPointInTime restores it), from one consistent view taken
+  // under the writer lock, which is not held while it reads. Stops at the first error each returns.
+  using StoredItemVisitor = std::function<Status(std::string_view stored_item)>;
+  Status VisitItemsAsOf(uint32_t keyspace, int64_t at_ms, const StoredItemVisitor& each) const;
   // Deletes the journal entries of the tables with point-in-time recovery that are older than their recovery
   // period (by the context's clock), so that the journal holds the window and no more.
   Status TrimJournals(const RequestContext& ctx);
@@ -218,7 +223,7 @@ class WritePath {
   Catalog* catalog_;
   VectorStore* vectors_;
   // Serialises all writes (items and catalog).
-  std::mutex write_mutex_;
+  mutable std::mutex write_mutex_;  // mutable: a const reader takes a consistent view under it
   ClientTokenCache client_tokens_;
   SpaceReclaimPolicy reclaim_policy_;  // under write_mutex_
   ReplicationSink* replication_ = nullptr;

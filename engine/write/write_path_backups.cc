@@ -1,5 +1,6 @@
 // WritePath's backups, restores and point-in-time recovery journal (write_path.h, docs/backups.md).
 
+#include <functional>
 #include <map>
 #include <optional>
 
@@ -38,6 +39,34 @@ bool ParseJournalEntry(std::string_view value, std::string_view* item_key, std::
   return true;
 }
 
+// Calls each(key, value) for every item of items, with overlay's values in place of the ones items has (an item
+// absent from the overlay's view is skipped): a table's items at an instant, from its items now.
+Status VisitOverlaid(Storage::Iterator* items, const Overlay& overlay,
+                     const std::function<Status(std::string_view key, std::string_view value)>& each) {
+  for (items->SeekToFirst(); items->Valid(); items->Next()) {
+    const std::string_view key = items->key();
+    if (!overlay.empty() && overlay.count(std::string(key))) continue;  // written since: the overlay's value, below
+    DP_RETURN_IF_ERROR(each(key, items->value()));
+  }
+  DP_RETURN_IF_ERROR(items->status());
+  for (const auto& [key, value] : overlay) {
+    if (value) DP_RETURN_IF_ERROR(each(key, *value));
+  }
+  return Status::OK();
+}
+
+// The overlay of the journal entries journal reads (those after an instant): the earliest entry of each key
+// written since holds its value at the instant.
+Status ReadOverlay(Storage::Iterator* journal, Overlay* overlay) {
+  for (journal->SeekToFirst(); journal->Valid(); journal->Next()) {
+    std::string_view item_key;
+    std::optional<std::string_view> old;
+    if (!ParseJournalEntry(journal->value(), &item_key, &old)) return Status::Internal("corrupt journal entry");
+    overlay->emplace(std::string(item_key), old ? std::optional<std::string>(std::string(*old)) : std::nullopt);
+  }
+  return journal->status();
+}
+
 // Copies items (a table's or a backup's, each key 'd' | keyspace | rest) to 'd' | into | rest, with overlay's values
 // in place of the ones items has, in batches; counts them into *stats. The last batch is left in *batch, unwritten,
 // for the caller's record.
@@ -47,7 +76,7 @@ Status CopyItems(Storage* storage, Storage::Iterator* items, const Overlay& over
   const size_t prefix_length = target.size();
   size_t batch_bytes = 0;
   *batch = std::make_unique<Storage::Batch>();
-  auto put = [&](std::string_view key, std::string_view value) -> Status {
+  return VisitOverlaid(items, overlay, [&](std::string_view key, std::string_view value) -> Status {
     StoredItemView view;
     if (!ParseStoredItem(value, &view)) return Status::Internal("corrupt item in a copy");
     stats->item_count++;
@@ -60,20 +89,7 @@ Status CopyItems(Storage* storage, Storage::Iterator* items, const Overlay& over
       batch_bytes = 0;
     }
     return Status::OK();
-  };
-  for (items->SeekToFirst(); items->Valid(); items->Next()) {
-    const std::string_view key = items->key();
-    if (!overlay.empty()) {
-      auto then = overlay.find(std::string(key));
-      if (then != overlay.end()) continue;  // written since: the overlay's value, below
-    }
-    DP_RETURN_IF_ERROR(put(key, items->value()));
-  }
-  DP_RETURN_IF_ERROR(items->status());
-  for (const auto& [key, value] : overlay) {
-    if (value) DP_RETURN_IF_ERROR(put(key, *value));
-  }
-  return Status::OK();
+  });
 }
 }  // namespace
 
@@ -145,15 +161,7 @@ Status WritePath::RestoreTable(const RequestContext& ctx, TableDefinition defini
   Status s = [&]() -> Status {
     // The earliest entry after the instant of each key written since holds its value at the instant.
     Overlay overlay;
-    if (journal) {
-      for (journal->SeekToFirst(); journal->Valid(); journal->Next()) {
-        std::string_view item_key;
-        std::optional<std::string_view> old;
-        if (!ParseJournalEntry(journal->value(), &item_key, &old)) return Status::Internal("corrupt journal entry");
-        overlay.emplace(std::string(item_key), old ? std::optional<std::string>(std::string(*old)) : std::nullopt);
-      }
-      DP_RETURN_IF_ERROR(journal->status());
-    }
+    if (journal) DP_RETURN_IF_ERROR(ReadOverlay(journal.get(), &overlay));
     std::unique_ptr<Storage::Batch> batch;
     TableStats stats;
     DP_RETURN_IF_ERROR(CopyItems(storage_, items.get(), overlay, definition.keyspace, &batch, &stats));
@@ -178,6 +186,19 @@ Status WritePath::RestoreTable(const RequestContext& ctx, TableDefinition defini
     restoring_.erase(name);
   }
   return s;
+}
+
+Status WritePath::VisitItemsAsOf(uint32_t keyspace, int64_t at_ms, const StoredItemVisitor& each) const {
+  std::unique_ptr<Storage::Iterator> items, journal;
+  {
+    std::lock_guard<std::mutex> write_lock(write_mutex_);  // the items and the journal of one instant
+    const std::string prefix = KeyspacePrefix(keyspace);
+    items = storage_->NewIterator(prefix, PrefixSuccessor(prefix));
+    journal = storage_->NewIterator(JournalKey(keyspace, at_ms + 1, 0), PrefixSuccessor(JournalPrefix(keyspace)));
+  }
+  Overlay overlay;
+  DP_RETURN_IF_ERROR(ReadOverlay(journal.get(), &overlay));
+  return VisitOverlaid(items.get(), overlay, [&](std::string_view, std::string_view value) { return each(value); });
 }
 
 Status WritePath::TrimJournals(const RequestContext& ctx) {

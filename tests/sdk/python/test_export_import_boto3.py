@@ -1,5 +1,6 @@
 """Export of a table into a local S3 folder (--s3-dir), through boto3 and the AWS CLI (docs/export-import.md)."""
 
+import datetime
 import gzip
 import hashlib
 import json
@@ -160,6 +161,37 @@ def test_export_snapshot_of_an_empty_table_has_one_empty_data_file(start_dynapag
     assert done["ExportStatus"] == "COMPLETED" and done["ItemCount"] == 0 and done["BilledSizeBytes"] == 0
     _, lines = read_export(s3 / "bucket", done)
     assert lines == []
+
+
+def test_export_time_in_the_past_exports_the_table_as_it_was_then(start_dynapage, s3):
+    """ExportTime names an instant of the point-in-time window: the items written, changed and deleted after it are
+    exported as they were (docs/export-import.md). Whole seconds, as botocore sends them."""
+    server = start_dynapage("--s3-dir", str(s3))
+    ddb = server.client()
+
+    def set_clock(epoch_ms):
+        server.admin_json("POST", "/_dynapage/clock?scope=all", {"set_epoch_ms": epoch_ms})
+
+    base = (server.admin_json("POST", "/_dynapage/clock", {})["epoch_ms"] // 1000 + 10) * 1000
+    set_clock(base)
+    arn = make_table(ddb)
+    then = sample_items(12)
+    set_clock(base + 2000)
+    put_all(ddb, then)
+    set_clock(base + 6000)  # after the instant exported, base + 4 s: changes, a deletion, a new item
+    for item in then[:5]:
+        ddb.put_item(TableName=TABLE, Item=dict(item, name={"S": "changed"}))
+    ddb.delete_item(TableName=TABLE, Key={"pk": then[7]["pk"], "sk": then[7]["sk"]})
+    ddb.put_item(TableName=TABLE, Item={"pk": {"S": "late"}, "sk": {"N": "1"}})
+    export_time = datetime.datetime.fromtimestamp(base / 1000 + 4, tz=datetime.timezone.utc)
+    started = ddb.export_table_to_point_in_time(TableArn=arn, S3Bucket="bucket", ExportTime=export_time)
+    done = ddb.describe_export(ExportArn=started["ExportDescription"]["ExportArn"])["ExportDescription"]
+    assert done["ExportStatus"] == "COMPLETED" and done["ItemCount"] == 12, done
+    _, lines = read_export(s3 / "bucket", done)
+    assert sorted(wire_checksum(json.loads(line)["Item"]) for line in lines) == sorted(checksum(i) for i in then)
+    # Without ExportTime: the table as it is now.
+    now = ddb.export_table_to_point_in_time(TableArn=arn, S3Bucket="bucket")["ExportDescription"]["ExportArn"]
+    assert ddb.describe_export(ExportArn=now)["ExportDescription"]["ItemCount"] == 12  # 12 - 1 deleted + 1 new
 
 
 def test_missing_bucket_fails_the_export_not_the_request(start_dynapage, s3):
