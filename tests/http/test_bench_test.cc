@@ -748,16 +748,18 @@ TEST(AdminApi, ErrorsAreJsonAndClear) {
        "'unprocessed' needs 'operation' BatchWriteItem or BatchGetItem"},
       {"POST", "/_dynapage/faults", R"({"operation":"Qurey","error":"ThrottlingException"})", 400, "BadRequest",
        "unknown operation 'Qurey' in 'operation' (one of: BatchExecuteStatement, BatchGetItem, BatchWriteItem, "
-       "CreateGlobalTable, CreateTable, DeleteItem, DeleteResourcePolicy, DeleteTable, DescribeContinuousBackups, "
-       "DescribeContributorInsights, DescribeEndpoints, DescribeGlobalTable, DescribeGlobalTableSettings, "
-       "DescribeKinesisStreamingDestination, DescribeLimits, DescribeTable, DescribeTableReplicaAutoScaling, "
-       "DescribeTimeToLive, DisableKinesisStreamingDestination, EnableKinesisStreamingDestination, "
-       "ExecuteStatement, ExecuteTransaction, GetItem, GetResourcePolicy, ListContributorInsights, ListGlobalTables, "
-       "ListTables, ListTagsOfResource, PutItem, PutResourcePolicy, Query, Scan, SearchVectors, TagResource, "
-       "TransactGetItems, TransactWriteItems, UntagResource, UpdateContinuousBackups, UpdateContributorInsights, "
-       "UpdateGlobalTable, UpdateGlobalTableSettings, UpdateItem, UpdateKinesisStreamingDestination, UpdateTable, "
-       "UpdateTableReplicaAutoScaling, UpdateTimeToLive, DescribeStream, GetRecords, GetShardIterator, "
-       "ListStreams)"},
+       "CreateBackup, CreateGlobalTable, CreateTable, DeleteBackup, DeleteItem, DeleteResourcePolicy, DeleteTable, "
+       "DescribeBackup, DescribeContinuousBackups, DescribeContributorInsights, DescribeEndpoints, DescribeExport, "
+       "DescribeGlobalTable, DescribeGlobalTableSettings, DescribeImport, DescribeKinesisStreamingDestination, "
+       "DescribeLimits, DescribeTable, DescribeTableReplicaAutoScaling, DescribeTimeToLive, "
+       "DisableKinesisStreamingDestination, EnableKinesisStreamingDestination, ExecuteStatement, "
+       "ExecuteTransaction, ExportTableToPointInTime, GetItem, GetResourcePolicy, ImportTable, ListBackups, "
+       "ListContributorInsights, ListExports, ListGlobalTables, ListImports, ListTables, ListTagsOfResource, "
+       "PutItem, PutResourcePolicy, Query, RestoreTableFromBackup, RestoreTableToPointInTime, Scan, SearchVectors, "
+       "TagResource, TransactGetItems, TransactWriteItems, UntagResource, UpdateContinuousBackups, "
+       "UpdateContributorInsights, UpdateGlobalTable, UpdateGlobalTableSettings, UpdateItem, "
+       "UpdateKinesisStreamingDestination, UpdateTable, UpdateTableReplicaAutoScaling, UpdateTimeToLive, "
+       "DescribeStream, GetRecords, GetShardIterator, ListStreams)"},
       {"POST", "/_dynapage/faults", R"({"error":"ThrottlingException","drop_connection":true})", 400, "BadRequest",
        "'error' and 'drop_connection' cannot be combined: a dropped connection answers nothing"},
       {"POST", "/_dynapage/faults", R"({"operation":"BatchWriteItem","unprocessed":0.5,"error":"ThrottlingException"})",
