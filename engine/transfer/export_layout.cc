@@ -21,12 +21,21 @@ std::string FormatIsoTime(double seconds) {
   return text;
 }
 
-std::string ExportFolderKey(const std::string& prefix, const std::string& id) {
+namespace {
+// "<prefix>/AWSDynamoDB/" ("AWSDynamoDB/" for an empty prefix; the prefix's trailing '/' not doubled).
+std::string ExportRootKey(const std::string& prefix) {
   std::string key = prefix;
   while (!key.empty() && key.back() == '/') key.pop_back();
   if (!key.empty()) key += '/';
-  return key + "AWSDynamoDB/" + id + "/";
+  return key + "AWSDynamoDB/";
 }
+}  // namespace
+
+std::string ExportFolderKey(const std::string& prefix, const std::string& id) {
+  return ExportRootKey(prefix) + id + "/";
+}
+
+std::string IncrementalDataFolderKey(const std::string& prefix) { return ExportRootKey(prefix) + "data/"; }
 
 std::string ManifestFilesLine(uint64_t item_count, const std::string& md5_base64, const std::string& etag,
                               const std::string& data_file_key) {
@@ -85,6 +94,16 @@ std::string ManifestSummaryJson(const ExportRecord& record, const std::string& m
   w.Uint64(record.item_count);
   w.Key("outputFormat");
   w.String(record.export_format);
+  if (record.export_type && *record.export_type == "INCREMENTAL_EXPORT") {
+    w.Key("exportType");
+    w.String(*record.export_type);
+    w.Key("outputView");
+    w.String(record.export_view_type.value_or("NEW_AND_OLD_IMAGES"));
+    w.Key("exportFromTime");
+    w.String(FormatIsoTime(record.export_from_time.value_or(0)));
+    w.Key("exportToTime");
+    w.String(FormatIsoTime(record.export_to_time.value_or(0)));
+  }
   w.EndObject();
   return std::string(buffer.GetString(), buffer.GetSize());
 }

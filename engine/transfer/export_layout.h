@@ -7,6 +7,9 @@
 //   <prefix>/AWSDynamoDB/<id>/manifest-summary.json      the export's summary, written last
 //   <prefix>/AWSDynamoDB/<id>/manifest-summary.checksum  the md5 (hex) of manifest-summary.json
 //
+// An incremental export writes its data files to <prefix>/AWSDynamoDB/data/ instead, a folder shared by the
+// incremental exports of the prefix; its lines are export_lines.h's change records.
+//
 // "<prefix>/" is left out without an S3Prefix.
 
 #ifndef DYNAPAGE_ENGINE_TRANSFER_EXPORT_LAYOUT_H_
@@ -24,6 +27,9 @@ std::string FormatIsoTime(double seconds);
 
 // "<prefix>/AWSDynamoDB/<id>/" (prefix's trailing '/' not doubled), or "AWSDynamoDB/<id>/" for an empty prefix.
 std::string ExportFolderKey(const std::string& prefix, const std::string& id);
+
+// "<prefix>/AWSDynamoDB/data/": where incremental exports put their data files, shared by the exports of a prefix.
+std::string IncrementalDataFolderKey(const std::string& prefix);
 
 // One line of manifest-files.json, '\n' included.
 std::string ManifestFilesLine(uint64_t item_count, const std::string& md5_base64, const std::string& etag,

@@ -120,4 +120,49 @@ void AppendExportLine(ExportFormat format, const AttributeMap& item, std::string
   out->push_back('\n');
 }
 
+void AppendIncrementalExportLine(ExportFormat format, int64_t write_micros, const AttributeMap& keys,
+                                 const AttributeMap* new_image, const AttributeMap* old_image, std::string* out) {
+  const std::string micros = std::to_string(write_micros);
+  if (format == ExportFormat::kIon) {
+    out->append("$ion_1_0 {Metadata:{WriteTimestampMicros:");
+    AppendIonDecimal(micros, out);
+    out->append("},Keys:");
+    AppendIonStruct(keys, out);
+    if (new_image) {
+      out->append(",NewImage:");
+      AppendIonStruct(*new_image, out);
+    }
+    if (old_image) {
+      out->append(",OldImage:");
+      AppendIonStruct(*old_image, out);
+    }
+    out->append("}\n");
+    return;
+  }
+  rapidjson::StringBuffer buffer;
+  JsonWriter writer(buffer);
+  writer.StartObject();
+  writer.Key("Metadata");
+  writer.StartObject();
+  writer.Key("WriteTimestampMicros");
+  writer.StartObject();
+  writer.Key("N");
+  writer.String(micros);
+  writer.EndObject();
+  writer.EndObject();
+  writer.Key("Keys");
+  WriteAttributeMap(keys, &writer);
+  if (new_image) {
+    writer.Key("NewImage");
+    WriteAttributeMap(*new_image, &writer);
+  }
+  if (old_image) {
+    writer.Key("OldImage");
+    WriteAttributeMap(*old_image, &writer);
+  }
+  writer.EndObject();
+  out->append(buffer.GetString(), buffer.GetSize());
+  out->push_back('\n');
+}
+
 }  // namespace dynapage

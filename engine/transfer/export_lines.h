@@ -11,6 +11,7 @@
 #ifndef DYNAPAGE_ENGINE_TRANSFER_EXPORT_LINES_H_
 #define DYNAPAGE_ENGINE_TRANSFER_EXPORT_LINES_H_
 
+#include <cstdint>
 #include <string>
 
 #include "engine/model/attribute_value.h"
@@ -21,6 +22,15 @@ enum class ExportFormat { kDynamoDbJson, kIon };
 
 // Appends item's line in format to *out.
 void AppendExportLine(ExportFormat format, const AttributeMap& item, std::string* out);
+
+// Appends the line of one item's change in an incremental export to *out:
+//
+//   DYNAMODB_JSON  {"Metadata":{"WriteTimestampMicros":{"N":"<µs>"}},"Keys":{…},"NewImage":{…},"OldImage":{…}}
+//   ION            $ion_1_0 {Metadata:{WriteTimestampMicros:<µs>.},Keys:{…},NewImage:{…},OldImage:{…}}
+//
+// new_image absent (null): the item was deleted; old_image null: left out (NEW_IMAGE, or the item is new).
+void AppendIncrementalExportLine(ExportFormat format, int64_t write_micros, const AttributeMap& keys,
+                                 const AttributeMap* new_image, const AttributeMap* old_image, std::string* out);
 
 }  // namespace dynapage
 

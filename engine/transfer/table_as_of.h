@@ -24,6 +24,20 @@ using TableItemVisitor = std::function<Status(const AttributeMap& item, uint64_t
 Status ReadTableItemsAsOf(const Database& db, const TableDefinition& table, double as_of_seconds,
                           const TableItemVisitor& each);
 
+// Calls each(change) for every item of table written in [from_seconds, to_seconds) (an incremental export's
+// window), with its key attributes, its value at the window's end (null: deleted) and at its start (null: absent
+// then), and the time of its last write in the window. An item made and deleted within the window is not visited.
+struct TableItemChange {
+  AttributeMap keys;
+  const AttributeMap* new_image = nullptr;
+  const AttributeMap* old_image = nullptr;
+  int64_t last_write_ms = 0;
+  uint64_t size = 0;  // the DynamoDB size of the image at the window's end, or at its start for a deletion
+};
+using TableChangeVisitor = std::function<Status(const TableItemChange& change)>;
+Status ReadTableChangesBetween(const Database& db, const TableDefinition& table, double from_seconds, double to_seconds,
+                               const TableChangeVisitor& each);
+
 }  // namespace dynapage
 
 #endif  // DYNAPAGE_ENGINE_TRANSFER_TABLE_AS_OF_H_

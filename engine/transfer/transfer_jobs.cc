@@ -23,6 +23,7 @@
 #include "engine/transfer/gzip_codec.h"
 #include "engine/transfer/import_reader.h"
 #include "engine/transfer/table_as_of.h"
+#include "engine/write/backups.h"
 #include "engine/write/write_path.h"
 
 namespace dynapage {
@@ -38,6 +39,8 @@ constexpr size_t kDataFileBytes = 64 << 20;
 // Incremental export windows: at least 15 minutes, at most 24 hours.
 constexpr double kMinIncrementalSeconds = 15 * 60;
 constexpr double kMaxIncrementalSeconds = 24 * 3600;
+// An incremental export bills at least 10 MB, as DynamoDB's.
+constexpr uint64_t kMinIncrementalBilledBytes = 10000000;
 
 Status InvalidExportTime(std::string message) {
   return Status::Error(ErrorCode::kInvalidExportTime, std::move(message));
@@ -156,8 +159,10 @@ Status CheckExportRequest(const Database& db, const RequestContext& ctx, const E
   }
   double now = ctx.clock->NowSeconds();
   if (r.export_time) {
-    if (*r.export_time > now || *r.export_time < t.point_in_time_recovery_since) {
-      return InvalidExportTime("Export Time is invalid");
+    const RestorableWindow window = RestorableWindowOf(t, now, static_cast<double>(ctx.pitr_latest_lag_seconds));
+    if (*r.export_time > now || *r.export_time < window.earliest) return InvalidExportTime("Export Time is invalid");
+    if (*r.export_time > window.latest) {
+      return InvalidExportTime("Point in Time Recovery is not available for specified export time");
     }
   }
   DP_RETURN_IF_ERROR(CheckExportKind(r, t, now));
@@ -368,23 +373,21 @@ void TransferJobs::RunExport(const Database& db, const TableDefinition& table, E
       *record->s3_bucket_owner != parts.account) {
     return fail("S3AccessDenied", "Access Denied (Service: Amazon S3; Status Code: 403; Error Code: AccessDenied)");
   }
-  if (record->export_type && *record->export_type == "INCREMENTAL_EXPORT") {
-    // Its data is the changes over a window, which needs the point-in-time history (issue #30 item 2).
-    return fail("UnsupportedOperation",
-                "dynapage does not export incremental data yet: it keeps no point-in-time history of the table");
-  }
   Status s = WriteExportFiles(db, table, record);
   if (!s.ok()) fail("UnknownError", s.message());
 }
 
 Status TransferJobs::WriteExportFiles(const Database& db, const TableDefinition& table, ExportRecord* record) const {
   ExportFormat format = record->export_format == "ION" ? ExportFormat::kIon : ExportFormat::kDynamoDbJson;
+  const bool incremental = record->export_type && *record->export_type == "INCREMENTAL_EXPORT";
   std::string base = ExportFolderKey(record->s3_prefix.value_or(""), record->id);
+  // An incremental export's data files go to the prefix's shared data folder, a full export's to its own.
+  std::string data = incremental ? IncrementalDataFolderKey(record->s3_prefix.value_or("")) : base + "data/";
   DP_RETURN_IF_ERROR(store_->Write(record->s3_bucket, base + "_started", ""));
   std::string manifest_files, lines;
   uint64_t file_items = 0;
   auto flush = [&]() -> Status {
-    std::string key = base + "data/" + RandomFileName() + (format == ExportFormat::kIon ? ".ion.gz" : ".json.gz");
+    std::string key = data + RandomFileName() + (format == ExportFormat::kIon ? ".ion.gz" : ".json.gz");
     std::string compressed;
     DP_RETURN_IF_ERROR(GzipCompress(lines, &compressed));
     DP_RETURN_IF_ERROR(store_->Write(record->s3_bucket, key, compressed));
@@ -394,13 +397,27 @@ Status TransferJobs::WriteExportFiles(const Database& db, const TableDefinition&
     file_items = 0;
     return Status::OK();
   };
-  DP_RETURN_IF_ERROR(ReadTableItemsAsOf(db, table, record->export_time, [&](const AttributeMap& item, uint64_t size) {
-    AppendExportLine(format, item, &lines);
+  auto added = [&](uint64_t size) {
     ++file_items;
     ++record->item_count;
     record->billed_size_bytes += size;
     return lines.size() >= kDataFileBytes ? flush() : Status::OK();
-  }));
+  };
+  if (incremental) {
+    const bool old_images = record->export_view_type.value_or("NEW_AND_OLD_IMAGES") == "NEW_AND_OLD_IMAGES";
+    DP_RETURN_IF_ERROR(ReadTableChangesBetween(
+        db, table, *record->export_from_time, *record->export_to_time, [&](const TableItemChange& change) {
+          AppendIncrementalExportLine(format, change.last_write_ms * 1000, change.keys, change.new_image,
+                                      old_images ? change.old_image : nullptr, &lines);
+          return added(change.size);
+        }));
+    record->billed_size_bytes = std::max(record->billed_size_bytes, kMinIncrementalBilledBytes);
+  } else {
+    DP_RETURN_IF_ERROR(ReadTableItemsAsOf(db, table, record->export_time, [&](const AttributeMap& item, uint64_t size) {
+      AppendExportLine(format, item, &lines);
+      return added(size);
+    }));
+  }
   if (file_items > 0 || manifest_files.empty()) DP_RETURN_IF_ERROR(flush());  // at least one data file
   DP_RETURN_IF_ERROR(store_->Write(record->s3_bucket, base + "manifest-files.json", manifest_files));
   DP_RETURN_IF_ERROR(store_->Write(record->s3_bucket, base + "manifest-files.checksum", Hex(Md5(manifest_files))));

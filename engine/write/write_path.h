@@ -161,6 +161,19 @@ class WritePath {
   // under the writer lock, which is not held while it reads. Stops at the first error each returns.
   using StoredItemVisitor = std::function<Status(std::string_view stored_item)>;
   Status VisitItemsAsOf(uint32_t keyspace, int64_t at_ms, const StoredItemVisitor& each) const;
+  // Calls each(change) for every item of the table in keyspace written at least once in [from_ms, to_ms) (by the
+  // journal's commit times), in storage key order: its stored value just before from_ms and just before to_ms
+  // (absent: nullopt) and the time of its last write in the window. Read from one consistent view taken under the
+  // writer lock, which is not held while it reads; memory grows with the number of keys changed in the window.
+  // Stops at the first error each returns. The journal must cover from_ms (point-in-time recovery on since then).
+  struct WindowChange {
+    std::string_view storage_key;
+    const std::optional<std::string>* before;
+    const std::optional<std::string>* after;
+    int64_t last_write_ms = 0;
+  };
+  using WindowChangeVisitor = std::function<Status(const WindowChange& change)>;
+  Status VisitChangesBetween(uint32_t keyspace, int64_t from_ms, int64_t to_ms, const WindowChangeVisitor& each) const;
   // Deletes the journal entries of the tables with point-in-time recovery that are older than their recovery
   // period (by the context's clock), so that the journal holds the window and no more.
   Status TrimJournals(const RequestContext& ctx);

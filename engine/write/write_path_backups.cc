@@ -201,6 +201,55 @@ Status WritePath::VisitItemsAsOf(uint32_t keyspace, int64_t at_ms, const StoredI
   return VisitOverlaid(items.get(), overlay, [&](std::string_view, std::string_view value) { return each(value); });
 }
 
+Status WritePath::VisitChangesBetween(uint32_t keyspace, int64_t from_ms, int64_t to_ms,
+                                      const WindowChangeVisitor& each) const {
+  std::unique_ptr<Storage::Iterator> items, journal;
+  {
+    std::lock_guard<std::mutex> write_lock(write_mutex_);  // the items and the journal of one instant
+    const std::string prefix = KeyspacePrefix(keyspace);
+    items = storage_->NewIterator(prefix, PrefixSuccessor(prefix));
+    journal = storage_->NewIterator(JournalKey(keyspace, from_ms, 0), PrefixSuccessor(JournalPrefix(keyspace)));
+  }
+  struct Change {
+    std::optional<std::string> before, after;
+    bool after_known = false;  // a write after the window gave the value at its end
+    int64_t last_write_ms = 0;
+  };
+  std::map<std::string, Change> changes;
+  const size_t time_at = JournalPrefix(keyspace).size();
+  for (journal->SeekToFirst(); journal->Valid(); journal->Next()) {
+    const std::string_view entry_key = journal->key();
+    if (entry_key.size() < time_at + 8) return Status::Internal("corrupt journal key");
+    const int64_t ms = static_cast<int64_t>(ReadBigEndian(entry_key.substr(time_at, 8)));
+    std::string_view item_key;
+    std::optional<std::string_view> old;
+    if (!ParseJournalEntry(journal->value(), &item_key, &old)) return Status::Internal("corrupt journal entry");
+    auto as_value = [&old]() { return old ? std::optional<std::string>(std::string(*old)) : std::nullopt; };
+    if (ms < to_ms) {
+      auto [change, first] = changes.try_emplace(std::string(item_key));
+      if (first) change->second.before = as_value();  // the earliest write in the window undone: its value before
+      change->second.last_write_ms = ms;
+    } else {
+      auto change = changes.find(std::string(item_key));
+      if (change != changes.end() && !change->second.after_known) {
+        change->second.after = as_value();  // the earliest write after the window undone: its value at the end
+        change->second.after_known = true;
+      }
+    }
+  }
+  DP_RETURN_IF_ERROR(journal->status());
+  for (auto& [key, change] : changes) {
+    if (!change.after_known) {  // not written since the window: its value now
+      items->Seek(key);
+      if (items->Valid() && items->key() == key) change.after = std::string(items->value());
+      DP_RETURN_IF_ERROR(items->status());
+    }
+    if (!change.before && !change.after) continue;  // made and deleted within the window: no change to show
+    DP_RETURN_IF_ERROR(each(WindowChange{key, &change.before, &change.after, change.last_write_ms}));
+  }
+  return Status::OK();
+}
+
 Status WritePath::TrimJournals(const RequestContext& ctx) {
   std::lock_guard<std::mutex> write_lock(write_mutex_);
   std::vector<std::string> names;

@@ -165,8 +165,9 @@ def test_export_snapshot_of_an_empty_table_has_one_empty_data_file(start_dynapag
 
 def test_export_time_in_the_past_exports_the_table_as_it_was_then(start_dynapage, s3):
     """ExportTime names an instant of the point-in-time window: the items written, changed and deleted after it are
-    exported as they were (docs/export-import.md). Whole seconds, as botocore sends them."""
-    server = start_dynapage("--s3-dir", str(s3))
+    exported as they were (docs/export-import.md). Whole seconds, as botocore sends them. LatestRestorableDateTime
+    is now (lag 0), so an instant seconds ago may be exported."""
+    server = start_dynapage("--s3-dir", str(s3), "--pitr-latest-lag-seconds", "0")
     ddb = server.client()
 
     def set_clock(epoch_ms):
@@ -192,6 +193,78 @@ def test_export_time_in_the_past_exports_the_table_as_it_was_then(start_dynapage
     # Without ExportTime: the table as it is now.
     now = ddb.export_table_to_point_in_time(TableArn=arn, S3Bucket="bucket")["ExportDescription"]["ExportArn"]
     assert ddb.describe_export(ExportArn=now)["ExportDescription"]["ItemCount"] == 12  # 12 - 1 deleted + 1 new
+
+
+def test_export_time_after_latest_restorable_is_refused(start_dynapage, s3):
+    """LatestRestorableDateTime trails now by 300 s (DynamoDB's lag): a later ExportTime is refused."""
+    server = start_dynapage("--s3-dir", str(s3))
+    ddb = server.client()
+    arn = make_table(ddb)
+    now = server.admin_json("POST", "/_dynapage/clock?scope=all", {"advance_ms": 3600 * 1000})["epoch_ms"] / 1000
+    assert error_of(ddb.export_table_to_point_in_time, TableArn=arn, S3Bucket="bucket", ExportTime=now - 60) == (
+        "InvalidExportTimeException", "Point in Time Recovery is not available for specified export time")
+    done = ddb.export_table_to_point_in_time(TableArn=arn, S3Bucket="bucket", ExportTime=now - 600)
+    assert done["ExportDescription"]["ExportStatus"] == "IN_PROGRESS"
+
+
+def test_incremental_export_holds_each_changed_item_once_with_its_images(start_dynapage, s3):
+    """An incremental export writes one line per item written in [ExportFromTime, ExportToTime): its final state
+    over the window, with the old image at the window's start (docs/export-import.md)."""
+    server = start_dynapage("--s3-dir", str(s3))
+    ddb = server.client()
+    export = server.raw_client().export_table_to_point_in_time  # Debian's botocore model predates incremental
+
+    def set_clock(epoch_ms):
+        server.admin_json("POST", "/_dynapage/clock?scope=all", {"set_epoch_ms": epoch_ms})
+
+    def item(pk, **more):
+        return dict({"pk": {"S": pk}, "sk": {"N": "1"}}, **{k: {"S": v} for k, v in more.items()})
+
+    base = (server.admin_json("POST", "/_dynapage/clock", {})["epoch_ms"] // 1000 + 10) * 1000
+    set_clock(base)
+    arn = make_table(ddb)
+    for pk in ("keep", "upd", "del"):
+        ddb.put_item(TableName=TABLE, Item=item(pk, v="original"))
+    start = base + 60_000  # the window: [start, start + 20 min)
+    end = start + 20 * 60_000
+    set_clock(start + 1000)
+    ddb.put_item(TableName=TABLE, Item=item("upd", v="first"))
+    ddb.delete_item(TableName=TABLE, Key={"pk": {"S": "del"}, "sk": {"N": "1"}})
+    ddb.put_item(TableName=TABLE, Item=item("new", v="new"))
+    ddb.put_item(TableName=TABLE, Item=item("flash", v="gone again"))
+    ddb.delete_item(TableName=TABLE, Key={"pk": {"S": "flash"}, "sk": {"N": "1"}})
+    set_clock(start + 2000)
+    ddb.put_item(TableName=TABLE, Item=item("upd", v="second"))
+    set_clock(end)  # after the window: not in the export, and the images are those at its end
+    ddb.put_item(TableName=TABLE, Item=item("upd", v="third"))
+    ddb.put_item(TableName=TABLE, Item=item("after", v="after"))
+    ddb.delete_item(TableName=TABLE, Key={"pk": {"S": "new"}, "sk": {"N": "1"}})
+    set_clock(end + 5000)
+
+    def run(view):
+        started = export(TableArn=arn, S3Bucket="bucket", S3Prefix="incr", ExportType="INCREMENTAL_EXPORT",
+                         IncrementalExportSpecification={"ExportFromTime": start / 1000, "ExportToTime": end / 1000,
+                                                         "ExportViewType": view})["ExportDescription"]
+        done = ddb.describe_export(ExportArn=started["ExportArn"])["ExportDescription"]
+        assert done["ExportStatus"] == "COMPLETED" and done["ItemCount"] == 3, done
+        assert done["BilledSizeBytes"] == 10_000_000
+        summary, lines = read_export(s3 / "bucket", done)
+        assert summary["exportType"] == "INCREMENTAL_EXPORT" and summary["outputView"] == view
+        assert all(f.startswith("incr/AWSDynamoDB/data/")
+                   for f in (json.loads(x)["dataFileS3Key"] for x in
+                             open(s3 / "bucket" / summary["manifestFilesS3Key"]).read().splitlines()))
+        return {json.loads(line)["Keys"]["pk"]["S"]: json.loads(line) for line in lines}
+
+    records = run("NEW_AND_OLD_IMAGES")
+    assert sorted(records) == ["del", "new", "upd"]
+    assert records["upd"]["NewImage"]["v"] == {"S": "second"} and records["upd"]["OldImage"]["v"] == {"S": "original"}
+    written = int(records["upd"]["Metadata"]["WriteTimestampMicros"]["N"])  # its last write in the window
+    assert (start + 2000) * 1000 <= written < (start + 3000) * 1000
+    assert records["upd"]["Keys"] == {"pk": {"S": "upd"}, "sk": {"N": "1"}}
+    assert "NewImage" not in records["del"] and records["del"]["OldImage"]["v"] == {"S": "original"}
+    assert records["new"]["NewImage"]["v"] == {"S": "new"} and "OldImage" not in records["new"]
+    records = run("NEW_IMAGE")
+    assert all("OldImage" not in r for r in records.values()) and "NewImage" not in records["del"]
 
 
 def test_missing_bucket_fails_the_export_not_the_request(start_dynapage, s3):
