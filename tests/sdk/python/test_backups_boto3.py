@@ -1,8 +1,7 @@
-"""On-demand backups, restores and point-in-time recovery through boto3 (docs/backups.md)."""
+"""On-demand backups, restores and point-in-time recovery through boto3 and the AWS CLI (docs/backups.md)."""
 
 import http.client
-import threading
-import http.client
+import json
 import threading
 import time
 
@@ -414,3 +413,34 @@ def test_delete_table_with_pitr_leaves_an_undeletable_system_backup(ddb):
                               "It will automatically expire on ")
     ddb.restore_table_from_backup(TargetTableName="back", BackupArn=system["BackupArn"])
     assert scan_all(ddb, "back") == expected
+
+
+def test_aws_cli_backups_and_point_in_time_restore(aws, ddb, dynapage):
+    """Every backup and restore operation through the AWS CLI: its paging of list-backups included."""
+    make_table(ddb, "cli")
+    put_items(ddb, "cli", 30)
+
+    def cli(*args):
+        return json.loads(aws(*args).stdout or "{}")
+
+    arns = [cli("create-backup", "--table-name", "cli", "--backup-name", f"backup{i}")["BackupDetails"]["BackupArn"]
+            for i in range(3)]
+    described = cli("describe-backup", "--backup-arn", arns[0])["BackupDescription"]
+    assert described["BackupDetails"]["BackupStatus"] == "AVAILABLE"
+    assert described["SourceTableDetails"]["ItemCount"] == 30
+    # The CLI pages ListBackups itself (LastEvaluatedBackupArn → ExclusiveStartBackupArn) with a small page size.
+    listed = cli("list-backups", "--table-name", "cli", "--page-size", "1")["BackupSummaries"]
+    assert sorted(b["BackupArn"] for b in listed) == sorted(arns)
+    restored = cli("restore-table-from-backup", "--target-table-name", "cli_restored", "--backup-arn", arns[1])
+    assert restored["TableDescription"]["RestoreSummary"]["SourceBackupArn"] == arns[1]
+    assert scan_all(ddb, "cli_restored") == scan_all(ddb, "cli")
+    assert cli("delete-backup", "--backup-arn", arns[2])["BackupDescription"]["BackupDetails"]["BackupStatus"] == (
+        "DELETED")
+    cli("update-continuous-backups", "--table-name", "cli",
+        "--point-in-time-recovery-specification", "PointInTimeRecoveryEnabled=true")
+    set_clock(dynapage, advance_ms=600_000)  # past LatestRestorableDateTime's 300 s lag
+    window = cli("describe-continuous-backups", "--table-name", "cli")["ContinuousBackupsDescription"]
+    assert window["PointInTimeRecoveryDescription"]["PointInTimeRecoveryStatus"] == "ENABLED"
+    cli("restore-table-to-point-in-time", "--source-table-name", "cli", "--target-table-name", "cli_pitr",
+        "--use-latest-restorable-time")
+    assert scan_all(ddb, "cli_pitr") == scan_all(ddb, "cli")
