@@ -24,6 +24,17 @@ Status HandleRestoreTableToPointInTime(OperationContext& ctx) {
   errors.CheckTableName(target, "targetTableName");
   if (source_name) errors.CheckTableName(source_name, "sourceTableName");
   DP_RETURN_IF_ERROR(errors.ToStatus());
+  // The SDK's model lets a GlobalSecondaryIndexOverride entry carry WarmThroughput (the index shape is shared), but
+  // DynamoDB refuses it in a point-in-time restore.
+  if (const rapidjson::Value* indexes = r.Get("GlobalSecondaryIndexOverride"); indexes && indexes->IsArray()) {
+    for (const rapidjson::Value& index : indexes->GetArray()) {
+      if (index.IsObject() && index.HasMember("WarmThroughput")) {
+        return Status::Validation(
+            "One or more parameter values were invalid: WarmThroughput is not supported in "
+            "GlobalSecondaryIndexOverride when restoring a table to a point in time");
+      }
+    }
+  }
   if (source_arn && source_name) {
     return Status::Validation("Must provide exactly one of: sourceTableArn, sourceTableName");
   }

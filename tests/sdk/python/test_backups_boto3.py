@@ -358,11 +358,19 @@ def test_pitr_window_and_retention(start_dynapage):
 
 
 def test_pitr_errors_in_order(start_dynapage):
-    ddb = start_dynapage("--pitr-latest-lag-seconds", "0").client()
+    server = start_dynapage("--pitr-latest-lag-seconds", "0")
+    ddb = server.client()
     make_table(ddb, "src", gsi=False)
     make_table(ddb, "other", gsi=False)
     restore = ddb.restore_table_to_point_in_time
     arn = ddb.describe_table(TableName="src")["Table"]["TableArn"]
+    # WarmThroughput in an index override: the shared index shape allows it, DynamoDB refuses it (raw client: Debian's
+    # botocore model predates WarmThroughput).
+    override = [{"IndexName": "by_g", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+                 "Projection": {"ProjectionType": "ALL"}, "WarmThroughput": {"ReadUnitsPerSecond": 12000}}]
+    code, message = error_of(server.raw_client().restore_table_to_point_in_time, SourceTableName="src",
+                             TargetTableName="xxx", UseLatestRestorableTime=True, GlobalSecondaryIndexOverride=override)
+    assert code == "ValidationException" and "WarmThroughput is not supported in GlobalSecondaryIndexOverride" in message
     assert error_of(restore, SourceTableName="src", SourceTableArn=arn, TargetTableName="xxx",
                     UseLatestRestorableTime=True) == (
         "ValidationException", "Must provide exactly one of: sourceTableArn, sourceTableName")
