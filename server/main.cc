@@ -23,16 +23,15 @@ bool Seed(const dynapage::CommandLine& options, dynapage::DatabaseSet* databases
   context.request_id = "seed";
   context.caller.region = options.service.region;
   context.clock = clock;
-  dynapage::SeedPlan plan;
-  for (const std::string& path : options.seeds) dynapage::ReadSeedPath(path, context.caller, &plan);
-  dynapage::Status seeded = dynapage::SeedDatabases(&plan, databases, context, stderr);
+  std::vector<std::string> errors;
+  dynapage::Status seeded = dynapage::SeedPaths(options.seeds, databases, context, stderr, &errors);
   if (seeded.ok()) return true;
   constexpr size_t kMaxErrorsShown = 50;
-  for (size_t i = 0; i < plan.errors.size() && i < kMaxErrorsShown; ++i) {
-    std::fprintf(stderr, "seed: %s\n", plan.errors[i].c_str());
+  for (size_t i = 0; i < errors.size() && i < kMaxErrorsShown; ++i) {
+    std::fprintf(stderr, "seed: %s\n", errors[i].c_str());
   }
-  if (plan.errors.size() > kMaxErrorsShown) {
-    std::fprintf(stderr, "seed: ... and %zu more error(s)\n", plan.errors.size() - kMaxErrorsShown);
+  if (errors.size() > kMaxErrorsShown) {
+    std::fprintf(stderr, "seed: ... and %zu more error(s)\n", errors.size() - kMaxErrorsShown);
   }
   std::fprintf(stderr, "dynapage: %s\n", seeded.message().c_str());
   return false;

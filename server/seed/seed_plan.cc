@@ -7,7 +7,6 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <sstream>
 #include <utility>
 
 #include "engine/base/check.h"
@@ -48,7 +47,7 @@ using Offsets = std::map<std::pair<size_t, size_t>, size_t>;
 // starts. Only the first of repeated "Tables" or "Items" members is noted, the one FindMember finds.
 class LocatingHandler {
  public:
-  LocatingHandler(rapidjson::Document* document, const rapidjson::StringStream* stream, Offsets* offsets)
+  LocatingHandler(rapidjson::Document* document, rapidjson::InsituStringStream* stream, Offsets* offsets)
       : document_(document), stream_(stream), offsets_(offsets) {}
 
   bool Null() { return Begin(false), document_->Null(); }
@@ -61,11 +60,13 @@ class LocatingHandler {
   bool RawNumber(const char* s, rapidjson::SizeType n, bool copy) {
     return Begin(false), document_->RawNumber(s, n, copy);
   }
-  bool String(const char* s, rapidjson::SizeType n, bool copy) { return Begin(false), document_->String(s, n, copy); }
+  bool String(const char* s, rapidjson::SizeType n, bool copy) {
+    return Begin(false), document_->String(s, n, copy || !InItems());
+  }
   bool Key(const char* s, rapidjson::SizeType n, bool copy) {
     // Only the keys of the outer levels matter (root, table entry).
     if (frames_.size() <= 3) frames_.back().key.assign(s, n);
-    return document_->Key(s, n, copy);
+    return document_->Key(s, n, copy || !InItems());
   }
   bool StartObject() {
     Begin(true);
@@ -93,6 +94,13 @@ class LocatingHandler {
     size_t count = 0;  // an array's elements so far
   };
 
+  // Inside some Tables[i].Items: strings may stay in the parsed text (they are decoded into items before it
+  // goes). Any other string is copied, since the CreateTable inputs copied out of the document (CopyFrom) would
+  // still point into the text.
+  bool InItems() const {
+    return frames_.size() >= 4 && frames_[0].key == "Tables" && frames_[2].key == "Items" && frames_[3].array;
+  }
+
   void Begin(bool object) {
     bool in_tables = frames_.size() >= 2 && !frames_[0].array && frames_[0].key == "Tables" && frames_[1].array;
     size_t at = stream_->Tell();  // the iterative parser calls StartObject before it takes the '{'
@@ -104,7 +112,7 @@ class LocatingHandler {
   }
 
   rapidjson::Document* document_;
-  const rapidjson::StringStream* stream_;
+  rapidjson::InsituStringStream* stream_;
   Offsets* offsets_;
   std::vector<Frame> frames_;
 };
@@ -112,12 +120,13 @@ class LocatingHandler {
 std::string Where(const std::string& file, size_t line) { return file + ":" + std::to_string(line) + ": "; }
 
 bool ReadWholeFile(const fs::path& path, std::string* out) {
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) return false;
-  std::stringstream text;
-  text << in.rdbuf();
-  *out = text.str();
-  return !in.bad();
+  std::streamoff size = in.tellg();
+  if (size < 0) return false;
+  out->resize(static_cast<size_t>(size));
+  in.seekg(0);
+  return static_cast<bool>(in.read(out->data(), size));
 }
 
 std::string StringMember(const rapidjson::Value& object, const char* name) {
@@ -338,19 +347,20 @@ void CreateTableInputOfDescription(const rapidjson::Value& description, rapidjso
   copy(*out, description, "DeletionProtectionEnabled");
 }
 
-void ReadSeedJson(std::string_view text, const std::string& file, const std::string& base_folder,
+void ReadSeedJson(std::string text, const std::string& file, const std::string& base_folder,
                   const Caller& default_caller, SeedPlan* plan) {
-  std::string copy(text);  // RapidJSON's string stream reads up to a NUL byte
-  rapidjson::StringStream stream(copy.c_str());
+  LineIndex lines(text);
+  // Parsed in place: the items' strings point into text, which outlives the document (100 MB of items are not
+  // copied once more); LocatingHandler copies every other string. The stream reads up to text's NUL.
+  rapidjson::InsituStringStream stream(text.data());
   rapidjson::Document document;
   Offsets offsets;
   rapidjson::Reader reader;
   auto parse = [&](rapidjson::Document& handler) {
     LocatingHandler locating(&handler, &stream, &offsets);
-    return !reader.Parse<rapidjson::kParseIterativeFlag>(stream, locating).IsError();
+    return !reader.Parse<rapidjson::kParseIterativeFlag | rapidjson::kParseInsituFlag>(stream, locating).IsError();
   };
   document.Populate(parse);
-  LineIndex lines(copy);
   if (reader.HasParseError()) {
     plan->errors.push_back(Where(file, lines.LineOf(reader.GetErrorOffset())) +
                            "not JSON: " + rapidjson::GetParseError_En(reader.GetParseErrorCode()));
@@ -381,6 +391,7 @@ void ReadSeedJson(std::string_view text, const std::string& file, const std::str
     if (items != entry.MemberEnd() && !items->value.IsArray()) {
       plan->errors.push_back(Where(file, entry_line) + "table " + table.table_name + ": \"Items\" is not a list");
     } else if (items != entry.MemberEnd()) {
+      table.items.reserve(table.items.size() + items->value.Size());
       for (size_t i = 0; i < items->value.Size(); ++i) {
         SeedItem& item = table.items.emplace_back();
         item.file = file;
@@ -409,7 +420,7 @@ void ReadSeedPath(const std::string& path, const Caller& default_caller, SeedPla
     plan->errors.push_back(path + ": cannot read it (a seed JSON file or an export folder)");
     return;
   }
-  ReadSeedJson(text, path, fs::path(path).parent_path().string(), default_caller, plan);
+  ReadSeedJson(std::move(text), path, fs::path(path).parent_path().string(), default_caller, plan);
 }
 
 }  // namespace dynapage

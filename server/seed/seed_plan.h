@@ -55,8 +55,8 @@ struct SeedPlan {
 void ReadSeedPath(const std::string& path, const Caller& default_caller, SeedPlan* plan);
 
 // Reads the text of a seed JSON file named file (for messages); relative ExportFolder paths are taken from
-// base_folder.
-void ReadSeedJson(std::string_view text, const std::string& file, const std::string& base_folder,
+// base_folder. The text is parsed in place (taken by value: move a large one in).
+void ReadSeedJson(std::string text, const std::string& file, const std::string& base_folder,
                   const Caller& default_caller, SeedPlan* plan);
 
 // DescribeTable's "Table" (a TableDescription) as the CreateTable input that makes the same table: name,

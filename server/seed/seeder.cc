@@ -22,9 +22,11 @@ namespace {
 // Items are written in batches of this many, as ImportTable writes them.
 constexpr size_t kBatchItems = 1000;
 
-using Clock = std::chrono::steady_clock;
+using SteadyClock = std::chrono::steady_clock;
 
-double SecondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+double SecondsSince(SteadyClock::time_point start) {
+  return std::chrono::duration<double>(SteadyClock::now() - start).count();
+}
 
 // "ValidationException: message", as an SDK would show the error.
 std::string ErrorText(const Status& status) {
@@ -98,12 +100,12 @@ class Progress {
 
   void Written(const std::string& table, size_t table_done, size_t table_total, size_t count) {
     done_ += count;
-    if (!log_ || std::chrono::duration<double>(Clock::now() - last_).count() < 1) return;
+    if (!log_ || std::chrono::duration<double>(SteadyClock::now() - last_).count() < 1) return;
     double elapsed = SecondsSince(start_);
     std::fprintf(log_, "seed: %s %zu/%zu items, %.0f items/s (all tables: %zu/%zu)\n", table.c_str(), table_done,
                  table_total, done_ / elapsed, done_, total_);
     std::fflush(log_);
-    last_ = Clock::now();
+    last_ = SteadyClock::now();
   }
 
   void Finish(size_t tables, size_t skipped) {
@@ -120,8 +122,8 @@ class Progress {
   std::FILE* log_;
   size_t total_;
   size_t done_ = 0;
-  Clock::time_point start_ = Clock::now();
-  Clock::time_point last_ = Clock::now();
+  SteadyClock::time_point start_ = SteadyClock::now();
+  SteadyClock::time_point last_ = SteadyClock::now();
 };
 
 // Writes table's items into db's table definition, in batches; a key seen again in a batch starts a new one, so
@@ -164,8 +166,13 @@ Status WriteItems(const SeedTable& table, Database* db, const RequestContext& co
 }  // namespace
 
 Status SeedDatabases(SeedPlan* plan, DatabaseSet* databases, const RequestContext& context, std::FILE* log) {
+  SteadyClock::time_point start = SteadyClock::now();
   std::vector<bool> exists;
   if (plan->errors.empty()) CheckPlan(plan, databases, context, &exists);
+  if (log && SecondsSince(start) >= 1) {
+    std::fprintf(log, "seed: checked %zu item(s) of %zu table(s) in %.2f s\n", plan->item_count(), plan->tables.size(),
+                 SecondsSince(start));
+  }
   if (!plan->errors.empty()) {
     return Status::Validation("the seed has " + std::to_string(plan->errors.size()) + " error(s); nothing was loaded");
   }
@@ -206,6 +213,20 @@ Status SeedDatabases(SeedPlan* plan, DatabaseSet* databases, const RequestContex
   }
   progress.Finish(plan->tables.size() - skipped, skipped);
   return Status::OK();
+}
+
+Status SeedPaths(const std::vector<std::string>& paths, DatabaseSet* databases, const RequestContext& context,
+                 std::FILE* log, std::vector<std::string>* errors) {
+  SteadyClock::time_point start = SteadyClock::now();
+  SeedPlan plan;
+  for (const std::string& path : paths) ReadSeedPath(path, context.caller, &plan);
+  if (log && SecondsSince(start) >= 1) {
+    std::fprintf(log, "seed: read %zu item(s) of %zu table(s) from %zu path(s) in %.2f s\n", plan.item_count(),
+                 plan.tables.size(), paths.size(), SecondsSince(start));
+  }
+  Status s = SeedDatabases(&plan, databases, context, log);
+  if (!s.ok()) *errors = std::move(plan.errors);
+  return s;
 }
 
 }  // namespace dynapage

@@ -13,6 +13,8 @@
 #define DYNAPAGE_SERVER_SEED_SEEDER_H_
 
 #include <cstdio>
+#include <string>
+#include <vector>
 
 #include "engine/base/request_context.h"
 #include "engine/base/status.h"
@@ -26,6 +28,12 @@ namespace dynapage {
 // none): a line about every second while items are written, and a final summary. Returns OK, or an error
 // (plan->errors then says what) with nothing created. REQUIRES: context's clock outlives the call.
 Status SeedDatabases(SeedPlan* plan, DatabaseSet* databases, const RequestContext& context, std::FILE* log);
+
+// --seed: reads every path (ReadSeedPath, tables without a namespace of their own going to context's caller's),
+// then SeedDatabases. When reading and checking take a second or more, a line on log says how long. *errors:
+// what plan->errors said, when the seed is refused.
+Status SeedPaths(const std::vector<std::string>& paths, DatabaseSet* databases, const RequestContext& context,
+                 std::FILE* log, std::vector<std::string>* errors);
 
 }  // namespace dynapage
 
