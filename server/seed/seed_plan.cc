@@ -13,6 +13,7 @@
 #include "engine/database/database_set.h"
 #include "engine/model/attribute_value_json.h"
 #include "engine/transfer/gzip_codec.h"
+#include "server/protocol/wire_error.h"
 
 namespace dynapage {
 
@@ -225,7 +226,7 @@ void ReadExportItems(const fs::path& folder, SeedPlan* plan) {
       // An export writes one item a line.
       if (!s.ok()) {
         plan->errors.push_back(Where(data_path.string(), index + 1) + "table " + table.table_name + " item " +
-                               std::to_string(index) + ": " + s.message());
+                               std::to_string(index) + ": " + SeedErrorText(s));
         return;
       }
       table.items.push_back(SeedItem{std::move(*item), data_path.string(), index + 1, index});
@@ -264,6 +265,11 @@ void ReadExportFolderSeed(const fs::path& folder, const Caller& default_caller, 
 }
 
 }  // namespace
+
+std::string SeedErrorText(const Status& status) {
+  std::string type = ToWireError(status).type;
+  return type.substr(type.find('#') + 1) + ": " + status.message();
+}
 
 size_t SeedPlan::item_count() const {
   size_t count = 0;
@@ -402,7 +408,7 @@ void ReadSeedJson(std::string text, const std::string& file, const std::string& 
                                          : Status::Validation("an item is an object of attribute values");
         if (!decoded.ok()) {
           plan->errors.push_back(Where(file, item.line) + "table " + table.table_name + " item " + std::to_string(i) +
-                                 ": " + decoded.message());
+                                 ": " + SeedErrorText(decoded));
           table.items.pop_back();
         }
       }

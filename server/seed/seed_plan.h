@@ -50,6 +50,9 @@ struct SeedPlan {
   size_t item_count() const;
 };
 
+// "ValidationException: message": an error as an SDK shows it, for the seed's error lines.
+std::string SeedErrorText(const Status& status);
+
 // Reads path (a seed JSON file or an export folder) into *plan, adding its tables and any errors. default_caller
 // is the namespace of tables that name none.
 void ReadSeedPath(const std::string& path, const Caller& default_caller, SeedPlan* plan);

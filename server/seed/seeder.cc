@@ -13,7 +13,6 @@
 #include "engine/storage/item_key.h"
 #include "engine/write/write_path.h"
 #include "server/operations/operation_table.h"
-#include "server/protocol/wire_error.h"
 
 namespace dynapage {
 
@@ -26,12 +25,6 @@ using SteadyClock = std::chrono::steady_clock;
 
 double SecondsSince(SteadyClock::time_point start) {
   return std::chrono::duration<double>(SteadyClock::now() - start).count();
-}
-
-// "ValidationException: message", as an SDK would show the error.
-std::string ErrorText(const Status& status) {
-  std::string type = ToWireError(status).type;
-  return type.substr(type.find('#') + 1) + ": " + status.message();
 }
 
 std::string Where(const std::string& file, size_t line) { return file + ":" + std::to_string(line) + ": "; }
@@ -77,7 +70,7 @@ void CheckPlan(SeedPlan* plan, DatabaseSet* databases, const RequestContext& con
     s = CreateSeedTable(table, check, scratch.get(), context);
     if (!s.ok()) {
       plan->errors.push_back(Where(table.file, table.line) + "table " + table.table_name +
-                             ": CreateTable: " + ErrorText(s));
+                             ": CreateTable: " + SeedErrorText(s));
       continue;
     }
     std::shared_ptr<const TableDefinition> definition = check->catalog().FindTable(table.table_name);
@@ -88,7 +81,7 @@ void CheckPlan(SeedPlan* plan, DatabaseSet* databases, const RequestContext& con
       if (valid.ok() && ItemSize(item.item) > kMaxItemSize) {
         valid = Status::Validation("Item size has exceeded the maximum allowed size");
       }
-      if (!valid.ok()) plan->errors.push_back(Where(item.file, item.line) + what + ": " + ErrorText(valid));
+      if (!valid.ok()) plan->errors.push_back(Where(item.file, item.line) + what + ": " + SeedErrorText(valid));
     }
   }
 }
@@ -168,7 +161,7 @@ Status WriteItems(const SeedTable& table, Database* db, const RequestContext& co
 Status SeedDatabases(SeedPlan* plan, DatabaseSet* databases, const RequestContext& context, std::FILE* log) {
   SteadyClock::time_point start = SteadyClock::now();
   std::vector<bool> exists;
-  if (plan->errors.empty()) CheckPlan(plan, databases, context, &exists);
+  CheckPlan(plan, databases, context, &exists);  // also after errors in reading: report them all at once
   if (log && SecondsSince(start) >= 1) {
     std::fprintf(log, "seed: checked %zu item(s) of %zu table(s) in %.2f s\n", plan->item_count(), plan->tables.size(),
                  SecondsSince(start));
@@ -208,7 +201,7 @@ Status SeedDatabases(SeedPlan* plan, DatabaseSet* databases, const RequestContex
       background.transient_status_ms = 0;
       (void)db->writes().DeleteTable(background, name, &ignored);
     }
-    plan->errors.push_back("loading the seed failed: " + ErrorText(s));
+    plan->errors.push_back("loading the seed failed: " + SeedErrorText(s));
     return s;
   }
   progress.Finish(plan->tables.size() - skipped, skipped);
