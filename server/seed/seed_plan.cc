@@ -23,6 +23,10 @@ namespace fs = std::filesystem;
 
 // A decompressed data file may be at most this large in memory (as an import object).
 constexpr uint64_t kMaxObjectBytes = 1ULL << 31;
+// Seed files and table.json files may nest this deep outside items (CreateTable's input needs 5 levels).
+constexpr size_t kMaxDefinitionDepth = 64;
+
+std::string Where(const std::string& file, size_t line) { return file + ":" + std::to_string(line) + ": "; }
 
 // 1-based line numbers of byte offsets in one text.
 class LineIndex {
@@ -70,6 +74,7 @@ class LocatingHandler {
     return document_->Key(s, n, copy || !InItems());
   }
   bool StartObject() {
+    if (TooDeep()) return false;
     Begin(true);
     frames_.push_back(Frame{false, {}, 0});
     return document_->StartObject();
@@ -79,6 +84,7 @@ class LocatingHandler {
     return document_->EndObject(members);
   }
   bool StartArray() {
+    if (TooDeep()) return false;
     Begin(false);
     frames_.push_back(Frame{true, {}, 0});
     return document_->StartArray();
@@ -102,6 +108,17 @@ class LocatingHandler {
     return frames_.size() >= 4 && frames_[0].key == "Tables" && frames_[2].key == "Items" && frames_[3].array;
   }
 
+  // A definition is copied (CopyFrom) and converted recursively: its nesting is bounded here, so that no input
+  // drives the recursion's depth. Items are decoded by DecodeAttributeMap, which bounds theirs.
+  bool TooDeep() {
+    too_deep_ = too_deep_ || (frames_.size() >= kMaxDefinitionDepth && !InItems());
+    return too_deep_;
+  }
+
+ public:
+  bool too_deep() const { return too_deep_; }
+
+ private:
   void Begin(bool object) {
     bool in_tables = frames_.size() >= 2 && !frames_[0].array && frames_[0].key == "Tables" && frames_[1].array;
     size_t at = stream_->Tell();  // the iterative parser calls StartObject before it takes the '{'
@@ -116,9 +133,29 @@ class LocatingHandler {
   rapidjson::InsituStringStream* stream_;
   Offsets* offsets_;
   std::vector<Frame> frames_;
+  bool too_deep_ = false;
 };
 
-std::string Where(const std::string& file, size_t line) { return file + ":" + std::to_string(line) + ": "; }
+// Parses *text in place into *document, noting offsets; false with "FILE:LINE: why" in *error.
+bool ParseSeedText(std::string* text, const std::string& file, const LineIndex& lines, rapidjson::Document* document,
+                   Offsets* offsets, std::string* error) {
+  rapidjson::InsituStringStream stream(text->data());  // reads up to the string's NUL
+  rapidjson::Reader reader;
+  bool too_deep = false;
+  auto parse = [&](rapidjson::Document& handler) {
+    LocatingHandler locating(&handler, &stream, offsets);
+    bool parsed =
+        !reader.Parse<rapidjson::kParseIterativeFlag | rapidjson::kParseInsituFlag>(stream, locating).IsError();
+    too_deep = locating.too_deep();
+    return parsed;
+  };
+  document->Populate(parse);
+  if (!reader.HasParseError()) return true;
+  *error = Where(file, lines.LineOf(reader.GetErrorOffset())) +
+           (too_deep ? "a table definition nested deeper than " + std::to_string(kMaxDefinitionDepth) + " levels"
+                     : std::string("not JSON: ") + rapidjson::GetParseError_En(reader.GetParseErrorCode()));
+  return false;
+}
 
 bool ReadWholeFile(const fs::path& path, std::string* out) {
   std::ifstream in(path, std::ios::binary | std::ios::ate);
@@ -250,13 +287,20 @@ void ReadExportFolderSeed(const fs::path& folder, const Caller& default_caller, 
                            "DescribeTable's output) inside it or beside it");
     return;
   }
-  std::string text;
+  std::string text, error;
   rapidjson::Document json;
-  if (ReadWholeFile(definition_path, &text)) json.Parse<rapidjson::kParseIterativeFlag>(text.c_str(), text.size());
+  Offsets offsets;
+  if (!ReadWholeFile(definition_path, &text)) {
+    plan->errors.push_back(definition_path.string() + ": cannot read it");
+    return;
+  }
+  if (!ParseSeedText(&text, definition_path.string(), LineIndex(text), &json, &offsets, &error)) {
+    plan->errors.push_back(error);
+    return;
+  }
   auto create_table = std::make_unique<rapidjson::Document>();
-  if (json.HasParseError() || !json.IsObject() || !ReadDefinition(json, create_table.get())) {
-    size_t line = json.HasParseError() ? LineIndex(text).LineOf(json.GetErrorOffset()) : 1;
-    plan->errors.push_back(Where(definition_path.string(), line) +
+  if (!json.IsObject() || !ReadDefinition(json, create_table.get())) {
+    plan->errors.push_back(Where(definition_path.string(), 1) +
                            "not a table definition (CreateTable's input or DescribeTable's output)");
     return;
   }
@@ -357,19 +401,12 @@ void ReadSeedJson(std::string text, const std::string& file, const std::string& 
                   const Caller& default_caller, SeedPlan* plan) {
   LineIndex lines(text);
   // Parsed in place: the items' strings point into text, which outlives the document (100 MB of items are not
-  // copied once more); LocatingHandler copies every other string. The stream reads up to text's NUL.
-  rapidjson::InsituStringStream stream(text.data());
+  // copied once more); LocatingHandler copies every other string.
   rapidjson::Document document;
   Offsets offsets;
-  rapidjson::Reader reader;
-  auto parse = [&](rapidjson::Document& handler) {
-    LocatingHandler locating(&handler, &stream, &offsets);
-    return !reader.Parse<rapidjson::kParseIterativeFlag | rapidjson::kParseInsituFlag>(stream, locating).IsError();
-  };
-  document.Populate(parse);
-  if (reader.HasParseError()) {
-    plan->errors.push_back(Where(file, lines.LineOf(reader.GetErrorOffset())) +
-                           "not JSON: " + rapidjson::GetParseError_En(reader.GetParseErrorCode()));
+  std::string error;
+  if (!ParseSeedText(&text, file, lines, &document, &offsets, &error)) {
+    plan->errors.push_back(error);
     return;
   }
   auto tables = document.IsObject() ? document.FindMember("Tables") : document.MemberEnd();

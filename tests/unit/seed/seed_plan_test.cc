@@ -54,6 +54,24 @@ TEST(SeedPlanTest, TextThatIsNotJsonIsNamedByItsLine) {
   EXPECT_EQ(plan.errors[0].rfind("bad.json:3: not JSON: ", 0), 0u) << plan.errors[0];
 }
 
+TEST(SeedPlanTest, ADefinitionNestedTooDeepIsRefusedWithoutRecursing) {
+  SeedPlan plan;
+  std::string deep = std::string(100000, '[') + std::string(100000, ']') + "}}]}";
+  ReadSeedJson("{\"Tables\":[\n{\"CreateTable\":{\"TableName\":\"Users\",\"Tags\":" + deep, "deep.json", ".", Caller(),
+               &plan);
+  ASSERT_EQ(plan.errors.size(), 1u);
+  EXPECT_EQ(plan.errors[0], "deep.json:2: a table definition nested deeper than 64 levels");
+}
+
+TEST(SeedPlanTest, ItemsMayNestAsDeepAsDynamoDbAllows) {
+  SeedPlan plan;
+  std::string value = "{\"S\":\"x\"}";
+  for (int i = 0; i < 31; ++i) value = "{\"L\":[" + value + "]}";
+  ReadSeedJson(SeedText("{\"id\":{\"S\":\"a\"},\"deep\":" + value + "}"), "seed.json", ".", Caller(), &plan);
+  EXPECT_TRUE(plan.errors.empty()) << plan.errors[0];
+  ASSERT_EQ(plan.tables[0].items.size(), 1u);
+}
+
 TEST(SeedPlanTest, NamespaceComesFromTheFileOrTheTable) {
   SeedPlan plan;
   ReadSeedJson(std::string("{\"AccessKeyId\":\"AKIDONE\",\"Tables\":[{") + kTable + "},{\"Region\":\"eu-west-1\"," +
