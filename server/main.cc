@@ -1,5 +1,7 @@
 // dynapage: a local DynamoDB-compatible server. See README.md; the command line is server/command_line.h.
 
+#include <malloc.h>
+
 #include <csignal>
 #include <cstdio>
 #include <memory>
@@ -111,6 +113,7 @@ int main(int argc, char** argv) {
   }
   if (!options.seeds.empty()) {
     if (!Seed(options, service->databases(), &clock)) return 1;
+    malloc_trim(0);  // the seed's text and items (a few times the file's size) back to the system
     if (!listen()) return 1;
   }
   dynapage::RequestContext sweeper_context;

@@ -170,7 +170,7 @@ Status SeedDatabases(SeedPlan* plan, DatabaseSet* databases, const RequestContex
     return Status::Validation("the seed has " + std::to_string(plan->errors.size()) + " error(s); nothing was loaded");
   }
   Progress progress(log, plan->item_count());
-  std::vector<std::pair<Database*, std::string>> created;
+  std::vector<std::pair<Database*, const SeedTable*>> created;
   Status s;
   size_t skipped = 0;
   for (size_t i = 0; i < plan->tables.size() && s.ok(); ++i) {
@@ -190,16 +190,17 @@ Status SeedDatabases(SeedPlan* plan, DatabaseSet* databases, const RequestContex
       continue;
     }
     if (s.ok()) s = CreateSeedTable(table, db, databases, context);
-    if (s.ok()) created.emplace_back(db, table.table_name);
+    if (s.ok()) created.emplace_back(db, &table);
     if (s.ok()) s = WriteItems(table, db, as_caller, &progress);
   }
   if (!s.ok()) {
     // Checked beforehand, so only the store can fail here: take back what was made, never a half-seeded server.
-    for (const auto& [db, name] : created) {
+    for (const auto& [db, table] : created) {
       TableDescription ignored;
-      RequestContext background = context;
-      background.transient_status_ms = 0;
-      (void)db->writes().DeleteTable(background, name, &ignored);
+      RequestContext as_caller = context;
+      as_caller.caller = table->caller;
+      as_caller.transient_status_ms = 0;
+      (void)db->writes().DeleteTable(as_caller, table->table_name, &ignored);
     }
     plan->errors.push_back("loading the seed failed: " + SeedErrorText(s));
     return s;
