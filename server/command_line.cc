@@ -25,6 +25,8 @@ const char kUsage[] =
     "  --db-path DIR        keep data in DIR across restarts (default: in memory)\n"
     "  --s3-dir DIR         S3 buckets of export and import as folders: bucket b is DIR/b (default: none,\n"
     "                       export and import refused)\n"
+    "  --seed PATH          before answering, create the tables and load the items of PATH: a seed JSON\n"
+    "                       file or an export folder (repeatable; all or nothing; docs/seeding.md)\n"
     "  --namespace MODE     which requests share tables: access-key-region (default: one database per access\n"
     "                       key and region, as DynamoDB Local), region, or shared (one for everybody)\n"
     "  --max-page-bytes N   Query/Scan page size limit in bytes (default 1048576, DynamoDB's 1 MB);\n"
@@ -169,6 +171,12 @@ const Flag kFlags[] = {
      [](const std::string& value, ParseState* state) -> std::string {
        if (value.empty()) return "needs a directory";
        state->out->service.s3_dir = value;
+       return "";
+     }},
+    {"--seed", true, false,
+     [](const std::string& value, ParseState* state) -> std::string {
+       if (value.empty()) return "needs a seed file or an export folder";
+       state->out->seeds.push_back(value);
        return "";
      }},
     {"--namespace", true, false,

@@ -44,6 +44,8 @@ struct CommandLine {
   bool fail_on_abandoned = false;  // --fail-on-abandoned: exit with status 3 when a continuation was abandoned
   // DynamoDB Local's flags that were given, for the start-up line.
   bool dynamodb_local_flags = false;
+  // --seed PATH (repeatable): seed files and export folders loaded before the server answers (docs/seeding.md).
+  std::vector<std::string> seeds;
   // --health-check: probe the server at --host/--port (server/health_check.h) and exit, instead of serving.
   bool health_check = false;
 };

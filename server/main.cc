@@ -1,5 +1,7 @@
 // dynapage: a local DynamoDB-compatible server. See README.md; the command line is server/command_line.h.
 
+#include <malloc.h>
+
 #include <csignal>
 #include <cstdio>
 #include <memory>
@@ -12,7 +14,32 @@
 #include "server/command_line.h"
 #include "server/health_check.h"
 #include "server/http/http_server.h"
+#include "server/seed/seeder.h"
 #include "server/service/service.h"
+
+namespace {
+
+// Loads every --seed PATH into databases, all or nothing; false (the errors on stderr) if the seed is refused.
+bool Seed(const dynapage::CommandLine& options, dynapage::DatabaseSet* databases, const dynapage::Clock* clock) {
+  dynapage::RequestContext context;
+  context.request_id = "seed";
+  context.caller.region = options.service.region;
+  context.clock = clock;
+  std::vector<std::string> errors;
+  dynapage::Status seeded = dynapage::SeedPaths(options.seeds, databases, context, stderr, &errors);
+  if (seeded.ok()) return true;
+  constexpr size_t kMaxErrorsShown = 50;
+  for (size_t i = 0; i < errors.size() && i < kMaxErrorsShown; ++i) {
+    std::fprintf(stderr, "seed: %s\n", errors[i].c_str());
+  }
+  if (errors.size() > kMaxErrorsShown) {
+    std::fprintf(stderr, "seed: ... and %zu more error(s)\n", errors.size() - kMaxErrorsShown);
+  }
+  std::fprintf(stderr, "dynapage: %s\n", seeded.message().c_str());
+  return false;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   dynapage::CommandLine options;
@@ -46,17 +73,23 @@ int main(int argc, char** argv) {
   std::signal(SIGPIPE, SIG_IGN);
 
   // Listening before the database opens: a client that connects meanwhile is answered as soon as it is open,
-  // instead of being refused and having to retry.
+  // instead of being refused and having to retry. With --seed, only once the seed is loaded: a client must never
+  // see a half-seeded server, and a seed that fails leaves no port bound.
   // Connections and RocksDB's files share the open-file limit: take all the system allows.
   dynapage::RaiseOpenFileLimit();
   dynapage::HttpServer server;
   server.set_options(options.http);
   const std::string& host = options.host;
-  int bound = host.empty() ? server.BindLoopback(options.port) : server.Bind(host, options.port);
-  if (bound < 0) {
-    std::fprintf(stderr, "dynapage: cannot listen on %s:%d\n", host.empty() ? "localhost" : host.c_str(), options.port);
-    return 1;
-  }
+  int bound = -1;
+  auto listen = [&]() {
+    bound = host.empty() ? server.BindLoopback(options.port) : server.Bind(host, options.port);
+    if (bound < 0) {
+      std::fprintf(stderr, "dynapage: cannot listen on %s:%d\n", host.empty() ? "localhost" : host.c_str(),
+                   options.port);
+    }
+    return bound >= 0;
+  };
+  if (options.seeds.empty() && !listen()) return 1;
   const std::string& path = options.database.path;
   // Streams and TTL: the clock POST /_dynapage/clock sets (the server's clock), and one TTL sweeper for every
   // namespace, every --ttl-interval seconds.
@@ -77,6 +110,11 @@ int main(int argc, char** argv) {
   if (store->migrated_namespaces() > 0) {
     std::fprintf(stderr, "dynapage: migrated %d namespace database(s) of dynapage 0.1.0 in %s into its store\n",
                  store->migrated_namespaces(), path.c_str());
+  }
+  if (!options.seeds.empty()) {
+    if (!Seed(options, service->databases(), &clock)) return 1;
+    malloc_trim(0);  // the seed's text and items (a few times the file's size) back to the system
+    if (!listen()) return 1;
   }
   dynapage::RequestContext sweeper_context;
   sweeper_context.request_id = "ttl-sweeper";
