@@ -3,7 +3,8 @@
 # scripts; installs nothing when everything is already there, so repeated runs are fast.
 
 # shellcheck disable=SC2034  # used by the scripts that source this file
-# RocksDB's compression libraries (libsnappy-dev ... libzstd-dev) are linked statically, from their -dev packages.
+# RocksDB's compression libraries (libsnappy-dev ... libzstd-dev) are linked statically, from their -dev packages;
+# libzstd-dev also decompresses ZSTD imports.
 # cpp-httplib is compiled header-only from Debian 13's cpp-httplib source package (fetch_httplib_source below);
 # libcpp-httplib-dev is for the conformance suite, which needs the library's TLS support.
 DYNAPAGE_BUILD_PACKAGES=(

@@ -15,7 +15,7 @@ struct ImportRequest {
   std::string s3_bucket;
   std::optional<std::string> s3_bucket_owner;
   std::optional<std::string> s3_key_prefix;
-  std::string input_format;                      // DYNAMODB_JSON (ION, CSV: not read yet)
+  std::string input_format;                      // DYNAMODB_JSON, ION or CSV
   std::optional<std::string> input_compression;  // GZIP, ZSTD, NONE
   std::string input_format_options_json;         // InputFormatOptions as sent, or empty
   std::string table_name;                        // TableCreationParameters.TableName

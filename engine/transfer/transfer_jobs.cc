@@ -21,7 +21,7 @@
 #include "engine/transfer/export_layout.h"
 #include "engine/transfer/export_lines.h"
 #include "engine/transfer/gzip_codec.h"
-#include "engine/transfer/import_reader.h"
+#include "engine/transfer/input_object.h"
 #include "engine/transfer/table_as_of.h"
 #include "engine/write/backups.h"
 #include "engine/write/write_path.h"
@@ -237,8 +237,6 @@ bool ParseListToken(char kind, const std::string& token, size_t* position) {
   *position = value;
   return true;
 }
-// An uncompressed import object may be at most this large in memory.
-constexpr uint64_t kMaxImportObjectBytes = 1ULL << 31;
 // Items are written in batches of this many.
 constexpr size_t kImportBatchItems = 1000;
 constexpr uint64_t kMaxItemBytes = 400 * 1024;
@@ -577,48 +575,50 @@ void TransferJobs::RunImport(Database& db, const RequestContext& ctx, std::share
     sources.clear();
     batch_keys.clear();
   };
+  InputObjectFormat format =
+      ImportFormatOf(record->input_format, record->input_compression, record->input_format_options_json, *table);
   for (const std::string& key : keys) {
-    std::string raw, text;
+    std::string raw;
+    uint64_t uncompressed_bytes = 0;
     Status s = store_->Read(record->s3_bucket, key, &raw);
-    if (s.ok() && record->input_compression == "GZIP") {
-      s = GzipDecompress(raw, kMaxImportObjectBytes, &text);
-    } else {
-      text = std::move(raw);
+    if (s.ok()) {
+      s = ReadInputObject(
+          format, raw,
+          [&](size_t item_index, const Status& parsed, AttributeMap* item) {
+            ++record->processed_item_count;
+            Status valid = parsed;
+            if (valid.ok()) valid = ValidateItemKeys(*table, *item);
+            if (valid.ok() && ItemSize(*item) > kMaxItemBytes) {
+              valid = Status::Validation("Item size has exceeded the maximum allowed size");
+            }
+            if (!valid.ok()) {
+              ++record->error_count;
+              LogImportError(*record, key, item_index, valid.message());
+              return;
+            }
+            std::string storage_key = TableItemKey(*table, *item);
+            if (!batch_keys.insert(storage_key).second) {
+              flush();  // a key again: the later item wins, as it overwrites the earlier
+              batch_keys.insert(storage_key);
+            }
+            ItemWrite& w = writes.emplace_back();
+            w.table = table;
+            w.storage_key = std::move(storage_key);
+            auto put = std::make_shared<AttributeMap>(std::move(*item));
+            w.mutate = [put](const AttributeMap*, std::optional<AttributeMap>* next) {
+              *next = *put;
+              return Status::OK();
+            };
+            sources.emplace_back(key, item_index);
+            if (writes.size() >= kImportBatchItems) flush();
+          },
+          &uncompressed_bytes);
     }
+    record->processed_size_bytes += uncompressed_bytes;
     if (!s.ok()) {
       ++record->error_count;
       LogImportError(*record, key, 0, s.message());
-      continue;
     }
-    record->processed_size_bytes += text.size();
-    ReadDynamoDbJsonItems(text, [&](size_t item_index, const Status& parsed, AttributeMap* item) {
-      ++record->processed_item_count;
-      Status valid = parsed;
-      if (valid.ok()) valid = ValidateItemKeys(*table, *item);
-      if (valid.ok() && ItemSize(*item) > kMaxItemBytes) {
-        valid = Status::Validation("Item size has exceeded the maximum allowed size");
-      }
-      if (!valid.ok()) {
-        ++record->error_count;
-        LogImportError(*record, key, item_index, valid.message());
-        return;
-      }
-      std::string storage_key = TableItemKey(*table, *item);
-      if (!batch_keys.insert(storage_key).second) {
-        flush();  // a key again: the later item wins, as it overwrites the earlier
-        batch_keys.insert(storage_key);
-      }
-      ItemWrite& w = writes.emplace_back();
-      w.table = table;
-      w.storage_key = std::move(storage_key);
-      auto put = std::make_shared<AttributeMap>(std::move(*item));
-      w.mutate = [put](const AttributeMap*, std::optional<AttributeMap>* next) {
-        *next = *put;
-        return Status::OK();
-      };
-      sources.emplace_back(key, item_index);
-      if (writes.size() >= kImportBatchItems) flush();
-    });
   }
   flush();
   if (record->error_count > 0) {

@@ -90,6 +90,46 @@ void WriteImportDescription(const ImportRecord& i, JsonWriter& w) {
   w.EndObject();
 }
 
+// Csv's members as botocore constrains them (a one-character Delimiter of [,;:|\t ]; a HeaderList of 1 to 255
+// names, each 1 to 65,536 printable ASCII characters other than '"' and ','), with their type errors.
+Status CheckCsvOptions(const rapidjson::Value& options, ConstraintErrors* errors) {
+  const rapidjson::Value* csv = RequestReader(options).Get("Csv");
+  if (!csv || csv->IsNull()) return Status::OK();
+  DP_RETURN_IF_ERROR(CheckJsonObject(*csv));
+  RequestReader c(*csv);
+  std::optional<std::string> delimiter;
+  DP_RETURN_IF_ERROR(c.GetString("Delimiter", &delimiter));
+  if (delimiter) {
+    constexpr std::string_view kPath = "inputFormatOptions.csv.delimiter";
+    if (delimiter->size() != 1 || std::string_view(",;:|\t ").find((*delimiter)[0]) == std::string_view::npos) {
+      errors->Add(*delimiter, kPath, "Member must satisfy regular expression pattern: [,;:|\\t ]");
+    }
+    if (delimiter->empty()) errors->Add(*delimiter, kPath, "Member must have length greater than or equal to 1");
+    if (delimiter->size() > 1) errors->Add(*delimiter, kPath, "Member must have length less than or equal to 1");
+  }
+  std::optional<std::vector<std::string>> header;
+  DP_RETURN_IF_ERROR(c.GetStringList("HeaderList", &header));
+  if (!header) return Status::OK();
+  constexpr std::string_view kPath = "inputFormatOptions.csv.headerList";
+  if (header->empty()) errors->Add("[]", kPath, "Member must have length greater than or equal to 1");
+  if (header->size() > 255) errors->AddUnechoed(kPath, "Member must have length less than or equal to 255");
+  for (size_t i = 0; i < header->size(); ++i) {
+    const std::string& name = (*header)[i];
+    std::string path = std::string(kPath) + "." + std::to_string(i + 1) + ".member";
+    if (name.empty()) errors->Add(name, path, "Member must have length greater than or equal to 1");
+    if (name.size() > 65536) errors->AddUnechoed(path, "Member must have length less than or equal to 65536");
+    for (char ch : name) {
+      unsigned char u = static_cast<unsigned char>(ch);
+      if (u < 0x20 || u > 0x7e || ch == '"' || ch == ',') {
+        errors->AddUnechoed(path,
+                            "Member must satisfy regular expression pattern: [\\x20-\\x21\\x23-\\x2B\\x2D-\\x7E]*");
+        break;
+      }
+    }
+  }
+  return Status::OK();
+}
+
 Status ReadImportRequest(const RequestReader& r, ImportRequest* request, const rapidjson::Value** parameters) {
   DP_RETURN_IF_ERROR(r.GetString("ClientToken", &request->client_token));
   std::optional<std::string> format;
@@ -118,6 +158,7 @@ Status ReadImportRequest(const RequestReader& r, ImportRequest* request, const r
     request->table_creation_parameters_json = JsonText(**parameters);
   }
   ConstraintErrors errors;
+  if (options && !options->IsNull()) DP_RETURN_IF_ERROR(CheckCsvOptions(*options, &errors));
   if (!source || source->IsNull()) {
     errors.AddNull("s3BucketSource");
   } else if (!bucket) {
@@ -134,10 +175,6 @@ Status ReadImportRequest(const RequestReader& r, ImportRequest* request, const r
   if (!request->input_format_options_json.empty() && *format != "CSV") {
     return Status::Validation("Invalid Request: Unsupported InputFormatOptions for the given input format: " + *format +
                               ".");
-  }
-  if (*format != "DYNAMODB_JSON" || request->input_compression.value_or("NONE") == "ZSTD") {
-    return Status::Validation("dynapage imports DYNAMODB_JSON, uncompressed or GZIP, only: " + *format + " with " +
-                              request->input_compression.value_or("NONE") + " is not read yet");
   }
   return Status::OK();
 }

@@ -425,6 +425,98 @@ def test_export_then_import_into_a_second_server_keeps_every_item(start_dynapage
     assert imported == sorted(checksum(item) for item in items)
 
 
+def test_ion_export_then_ion_import_keeps_every_item(start_dynapage, s3):
+    ddb = start_dynapage("--s3-dir", str(s3)).client()
+    arn = make_table(ddb)
+    items = sample_items(1200)
+    items.append({"pk": {"S": "odd 'names'"}, "sk": {"N": "-1.5E-7"}, "a b:c": {"S": "\x01\\\"é😀"},
+                  "empty": {"S": ""}, "deep": {"L": [{"L": [{"M": {"": {"NULL": True}}}]}]}})
+    put_all(ddb, items)
+    export = ddb.export_table_to_point_in_time(TableArn=arn, S3Bucket="bucket", S3Prefix="ion",
+                                               ExportFormat="ION")["ExportDescription"]
+    export_id = export["ExportArn"].rsplit("/", 1)[1]
+    done = import_and_describe(ddb, S3BucketSource={"S3Bucket": "bucket",
+                                                    "S3KeyPrefix": f"ion/AWSDynamoDB/{export_id}/data/"},
+                               InputFormat="ION", InputCompressionType="GZIP")
+    assert done["ImportStatus"] == "COMPLETED", done
+    assert (done["ProcessedItemCount"], done["ImportedItemCount"], done["ErrorCount"]) == (1201, 1201, 0)
+    imported = sorted(checksum(item) for item in scan_all(ddb, "imported"))
+    assert imported == sorted(checksum(item) for item in scan_all(ddb, TABLE))
+
+
+def test_csv_import_with_delimiter_and_header_list(start_dynapage, s3):
+    ddb = start_dynapage("--s3-dir", str(s3)).client()
+    (s3 / "bucket" / "csv").mkdir()
+    (s3 / "bucket" / "csv" / "one.csv").write_bytes(
+        b'a;1;"semi;colon";0042\r\n'
+        b'b;2;"two\nlines, ""quoted""";\r\n'
+        b'a;3;;x\n')
+    done = import_and_describe(ddb, S3BucketSource={"S3Bucket": "bucket", "S3KeyPrefix": "csv/"}, InputFormat="CSV",
+                               InputFormatOptions={"Csv": {"Delimiter": ";", "HeaderList": ["pk", "sk", "text", "n"]}})
+    assert done["ImportStatus"] == "COMPLETED", done
+    assert done["InputFormatOptions"] == {"Csv": {"Delimiter": ";", "HeaderList": ["pk", "sk", "text", "n"]}}
+    assert (done["ProcessedItemCount"], done["ImportedItemCount"]) == (3, 3)
+    items = {(i["pk"]["S"], i["sk"]["N"]): i for i in scan_all(ddb, "imported")}
+    assert items[("a", "1")] == {"pk": {"S": "a"}, "sk": {"N": "1"}, "text": {"S": "semi;colon"}, "n": {"S": "0042"}}
+    assert items[("b", "2")] == {"pk": {"S": "b"}, "sk": {"N": "2"}, "text": {"S": 'two\nlines, "quoted"'}}
+    assert items[("a", "3")] == {"pk": {"S": "a"}, "sk": {"N": "3"}, "n": {"S": "x"}}
+
+
+def test_csv_import_with_a_header_line_and_a_bad_row(start_dynapage, s3):
+    ddb = start_dynapage("--s3-dir", str(s3)).client()
+    (s3 / "bucket" / "csv").mkdir()
+    (s3 / "bucket" / "csv" / "rows.csv").write_text("pk,sk,v\na,1,x\nb,not-a-number,y\nc,3\nd,4,z\n")
+    done = import_and_describe(ddb, S3BucketSource={"S3Bucket": "bucket", "S3KeyPrefix": "csv/"}, InputFormat="CSV")
+    assert done["ImportStatus"] == "FAILED" and done["FailureCode"] == "ItemValidationError"
+    assert (done["ProcessedItemCount"], done["ImportedItemCount"], done["ErrorCount"]) == (4, 2, 2)
+    assert sorted(i["pk"]["S"] for i in scan_all(ddb, "imported")) == ["a", "d"]
+    import_id = done["ImportArn"].rsplit("/", 1)[1]
+    log = (s3 / ".dynapage" / "logs" / "aws-dynamodb" / "imports" / import_id / "error").read_text().splitlines()
+    entries = [json.loads(line) for line in log]
+    assert [e["itemS3Pointer"] for e in entries] == [{"bucket": "bucket", "key": "csv/rows.csv", "itemIndex": 1},
+                                                     {"bucket": "bucket", "key": "csv/rows.csv", "itemIndex": 2}]
+    assert "numeric" in entries[0]["errorMessages"][0]
+    assert entries[1]["errorMessages"] == ["Unexpected data: the CSV record has 2 cells where the header has 3"]
+
+
+def zstd_compress(data):
+    """zstd framing through the zstd(1) tool when present, else libzstd through ctypes."""
+    import ctypes
+    import ctypes.util
+    lib = ctypes.CDLL(ctypes.util.find_library("zstd") or "libzstd.so.1")
+    lib.ZSTD_compressBound.restype = ctypes.c_size_t
+    lib.ZSTD_compress.restype = ctypes.c_size_t
+    bound = lib.ZSTD_compressBound(ctypes.c_size_t(len(data)))
+    out = ctypes.create_string_buffer(bound)
+    size = lib.ZSTD_compress(out, ctypes.c_size_t(bound), data, ctypes.c_size_t(len(data)), 3)
+    assert not lib.ZSTD_isError(ctypes.c_size_t(size))
+    return out.raw[:size]
+
+
+def test_zstd_import_and_a_wrongly_compressed_object(start_dynapage, s3):
+    ddb = start_dynapage("--s3-dir", str(s3)).client()
+    (s3 / "bucket" / "z").mkdir()
+    items = sample_items(300)
+    lines = "".join(json.dumps({"Item": {k: ({"B": __import__("base64").b64encode(v["B"]).decode()} if "B" in v else v)
+                                         for k, v in item.items() if k not in ("bin", "doc")}}) + "\n"
+                    for item in items).encode()
+    (s3 / "bucket" / "z" / "data.json.zst").write_bytes(zstd_compress(lines))
+    done = import_and_describe(ddb, S3BucketSource={"S3Bucket": "bucket", "S3KeyPrefix": "z/"},
+                               InputFormat="DYNAMODB_JSON", InputCompressionType="ZSTD")
+    assert done["ImportStatus"] == "COMPLETED", done
+    assert done["ImportedItemCount"] == 300 and done["ProcessedSizeBytes"] == len(lines)
+    assert len(scan_all(ddb, "imported")) == 300
+    # A gzip object read as ZSTD: one error for the object, none of its items.
+    (s3 / "bucket" / "g").mkdir()
+    (s3 / "bucket" / "g" / "data.json.gz").write_bytes(gzip.compress(lines))
+    second = dict(PARAMETERS, TableName="second")
+    started = ddb.import_table(TableCreationParameters=second, S3BucketSource={"S3Bucket": "bucket", "S3KeyPrefix": "g/"},
+                               InputFormat="DYNAMODB_JSON", InputCompressionType="ZSTD")["ImportTableDescription"]
+    done = ddb.describe_import(ImportArn=started["ImportArn"])["ImportTableDescription"]
+    assert done["ImportStatus"] == "FAILED" and (done["ErrorCount"], done["ImportedItemCount"]) == (1, 0)
+    assert ddb.scan(TableName="second")["Count"] == 0
+
+
 def test_concatenated_objects_import(start_dynapage, s3):
     ddb = start_dynapage("--s3-dir", str(s3)).client()
     (s3 / "bucket" / "in").mkdir()
@@ -501,5 +593,19 @@ def test_import_sync_errors(start_dynapage, s3):
     page = ddb.list_imports(PageSize=1)
     assert len(page["NextToken"]) == 112 and len(ddb.list_imports(PageSize=2, NextToken=page["NextToken"])[
         "ImportSummaryList"]) == 2
+    csv_errors = [
+        ({"Csv": {"Delimiter": "x"}}, "Value 'x' at 'inputFormatOptions.csv.delimiter' failed to satisfy constraint: "
+         "Member must satisfy regular expression pattern: [,;:|\\t ]"),
+        ({"Csv": {"Delimiter": ",,"}}, "Member must have length less than or equal to 1"),
+        ({"Csv": {"HeaderList": []}}, "Value '[]' at 'inputFormatOptions.csv.headerList' failed to satisfy "
+         "constraint: Member must have length greater than or equal to 1"),
+        ({"Csv": {"HeaderList": ["a,b"]}}, "Value at 'inputFormatOptions.csv.headerList.1.member' failed to satisfy "
+         "constraint: Member must satisfy regular expression pattern"),
+        ({"Csv": {"HeaderList": ["h"] * 256}}, "Member must have length less than or equal to 255"),
+    ]
+    for options, message in csv_errors:
+        code, text = error_of(server.raw_client().import_table, S3BucketSource=source, InputFormat="CSV",
+                              InputFormatOptions=options, TableCreationParameters=dict(PARAMETERS, TableName="csv"))
+        assert code == "ValidationException" and message in text, (options, text)
     export_token = server.raw_client().list_exports(MaxResults=1)  # no exports: no token
     assert "NextToken" not in export_token

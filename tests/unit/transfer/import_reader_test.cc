@@ -5,21 +5,16 @@
 #include <string>
 #include <vector>
 
+#include "tests/unit/transfer/item_outcomes.h"
+
 namespace dynapage {
 namespace {
 
-struct Outcome {
-  size_t index;
-  bool ok;
-  std::string message;
-  AttributeMap item;
-};
+using Outcome = ItemOutcome;
 
 std::vector<Outcome> Read(const std::string& text) {
   std::vector<Outcome> out;
-  ReadDynamoDbJsonItems(text, [&](size_t index, const Status& s, AttributeMap* item) {
-    out.push_back({index, s.ok(), s.ok() ? "" : s.message(), *item});
-  });
+  ReadDynamoDbJsonItems(text, CollectOutcomes(&out));
   return out;
 }
 
