@@ -108,6 +108,8 @@ class Catalog {
   void SetStats(const std::map<uint32_t, TableStats>& stats);
   void RemoveStats(const std::vector<uint32_t>& keyspaces);
 
+  uint32_t namespace_id() const { return namespace_id_; }
+
  private:
   TableStats StatsOfLocked(uint32_t keyspace) const;
 

@@ -34,6 +34,12 @@ std::string BackupKey(uint32_t namespace_id, std::string_view backup_id) {
   return BackupPrefix(namespace_id).append(backup_id);
 }
 
+std::string ImportMarkPrefix(uint32_t namespace_id) { return TagAndNumber(kImportMarkTag, namespace_id); }
+
+std::string ImportMarkKey(uint32_t namespace_id, std::string_view table_name) {
+  return ImportMarkPrefix(namespace_id).append(table_name);
+}
+
 std::string JournalPrefix(uint32_t keyspace) { return TagAndNumber(kJournalTag, keyspace); }
 
 std::string JournalKey(uint32_t keyspace, int64_t time_ms, uint32_t seq) {

@@ -48,6 +48,7 @@ constexpr char kStatsTag = 's';
 constexpr char kStreamTag = 'x';
 constexpr char kBackupTag = 'b';
 constexpr char kJournalTag = 'j';
+constexpr char kImportMarkTag = 'i';
 
 // 'c' | namespace: the start of every definition key of a namespace.
 std::string DefinitionPrefix(uint32_t namespace_id);
@@ -63,6 +64,10 @@ std::string BackupKey(uint32_t namespace_id, std::string_view backup_id);
 // then by a sequence number (4 bytes BE) that tells apart the entries of one millisecond.
 std::string JournalPrefix(uint32_t keyspace);
 std::string JournalKey(uint32_t keyspace, int64_t time_ms, uint32_t seq);
+// 'i' | namespace | table name → the table id of a table an ImportTable is loading: written once the table is made,
+// deleted once it is loaded, so that a start-up finds the tables whose import a crash cut short.
+std::string ImportMarkPrefix(uint32_t namespace_id);
+std::string ImportMarkKey(uint32_t namespace_id, std::string_view table_name);
 std::string NamespaceKey(std::string_view namespace_name);
 std::string MigrationKey(std::string_view namespace_name);
 

@@ -27,6 +27,8 @@ Status Database::OpenNamespace(Store* store, uint32_t namespace_id, std::unique_
   db->vectors_ = std::make_unique<VectorStore>();
   db->writes_ = std::make_unique<WritePath>(db->storage_, db->catalog_.get(), db->vectors_.get());
   DP_RETURN_IF_ERROR(db->writes_->LoadVectorIndexes());
+  // An import a crash cut short leaves no half-loaded table (docs/export-import.md); a store in memory starts empty.
+  if (db->storage_->persistent()) DP_RETURN_IF_ERROR(db->writes_->DropUnfinishedImports(BackgroundContext()));
   *out = std::move(db);
   return Status::OK();
 }

@@ -486,6 +486,8 @@ Status TransferJobs::StartImport(Database& db, const RequestContext& ctx, const 
     table = db.catalog().FindTable(request.table_name);
     if (!table) return Status::Internal("the imported table vanished: " + request.table_name);
     record.table_id = table->table_id;
+    // Until the load ends, a restart deletes the table: a crash leaves it absent, never half-loaded.
+    DP_RETURN_IF_ERROR(db.writes().MarkImporting(table->name, table->table_id));
   }
   size_t index;
   {
@@ -504,6 +506,8 @@ Status TransferJobs::StartImport(Database& db, const RequestContext& ctx, const 
         "NoSuchBucket)";
   } else {
     RunImport(db, ctx, table, &record);
+    Status ended = db.writes().EndImporting(table->name);
+    if (!ended.ok()) return ended;
   }
   record.end_time = std::max(ctx.clock->NowSeconds(), now);
   std::lock_guard<std::mutex> lock(mu_);

@@ -101,6 +101,13 @@ class WritePath {
   // table stays DELETING in the catalog for the delay (Catalog::FindDeleting).
   Status CreateTable(const RequestContext& ctx, TableDefinition definition, TableDescription* out);
   Status DeleteTable(const RequestContext& ctx, const std::string& name, TableDescription* out);
+  // ImportTable's crash safety (docs/export-import.md): MarkImporting records that the table `name` (with table_id)
+  // is being loaded by an import, EndImporting that it is loaded. DropUnfinishedImports, at start-up, deletes every
+  // table still marked (the same table id: a table made again since is left alone) and forgets the marks, so that
+  // an import a crash cut short leaves no half-loaded table.
+  Status MarkImporting(const std::string& name, const std::string& table_id);
+  Status EndImporting(const std::string& name);
+  Status DropUnfinishedImports(const RequestContext& ctx);
   // Changes a table's definition (UpdateTable, TTL, tags). change() sees the current definition and fills *next
   // (same name and keyspace) or fails, leaving the table as it was. An index of next with keyspace 0 is new: it
   // gets a keyspace and is backfilled from the table's items in batches, and the new definition is published

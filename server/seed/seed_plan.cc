@@ -12,7 +12,7 @@
 #include "engine/base/check.h"
 #include "engine/database/database_set.h"
 #include "engine/model/attribute_value_json.h"
-#include "engine/transfer/gzip_codec.h"
+#include "engine/transfer/input_object.h"
 #include "server/protocol/wire_error.h"
 
 namespace dynapage {
@@ -21,8 +21,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A decompressed data file may be at most this large in memory (as an import object).
-constexpr uint64_t kMaxObjectBytes = 1ULL << 31;
 // Seed files and table.json files may nest this deep outside items (CreateTable's input needs 5 levels).
 constexpr size_t kMaxDefinitionDepth = 64;
 
@@ -323,17 +321,17 @@ size_t SeedPlan::item_count() const {
 
 Status ReadExportObjectItems(const std::string& format, const std::string& key, std::string_view object_bytes,
                              const ImportItemVisitor& each) {
-  if (format != "DYNAMODB_JSON") {
-    return Status::Validation("the export's outputFormat is " + format + ": only DYNAMODB_JSON exports are read yet");
-  }
-  std::string text;
-  if (key.size() >= 3 && key.compare(key.size() - 3, 3, ".gz") == 0) {
-    DP_RETURN_IF_ERROR(GzipDecompress(object_bytes, kMaxObjectBytes, &text));
+  InputObjectFormat input;
+  if (format == "DYNAMODB_JSON") {
+    input.format = InputFormat::kDynamoDbJson;
+  } else if (format == "ION") {
+    input.format = InputFormat::kIon;
   } else {
-    text.assign(object_bytes);
+    return Status::Validation("the export's outputFormat is " + format + ": only DYNAMODB_JSON and ION are read");
   }
-  ReadDynamoDbJsonItems(text, each);
-  return Status::OK();
+  const bool gzip = key.size() >= 3 && key.compare(key.size() - 3, 3, ".gz") == 0;
+  input.compression = gzip ? InputCompression::kGzip : InputCompression::kNone;
+  return ReadInputObject(input, object_bytes, each);
 }
 
 void CreateTableInputOfDescription(const rapidjson::Value& description, rapidjson::Document* out) {

@@ -69,8 +69,8 @@ void ReadSeedJson(std::string text, const std::string& file, const std::string& 
 void CreateTableInputOfDescription(const rapidjson::Value& description, rapidjson::Document* out);
 
 // The items of one object of an export's data folder (object_bytes as stored: gzip-compressed when the key ends
-// in .gz), each to each as ReadDynamoDbJsonItems gives them. format: the manifest's outputFormat; ION is refused
-// until its reader is in. The one step from an object's bytes to items, for the seed and later the ION reader.
+// in .gz), each to each as engine/transfer/input_object.h's ReadInputObject gives them. format: the manifest's
+// outputFormat, DYNAMODB_JSON or ION; any other is refused.
 Status ReadExportObjectItems(const std::string& format, const std::string& key, std::string_view object_bytes,
                              const ImportItemVisitor& each);
 

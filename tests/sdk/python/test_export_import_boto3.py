@@ -4,7 +4,9 @@ import datetime
 import gzip
 import hashlib
 import json
+import http.client
 import os
+import threading
 import time
 
 import botocore.exceptions
@@ -552,6 +554,44 @@ def test_malformed_import_counts_errors_logs_them_and_keeps_the_good_items(start
     assert entries[0]["itemS3Pointer"] == {"bucket": "bucket", "key": "bad/a.json", "itemIndex": 1}
     assert entries[0]["importArn"] == done["ImportArn"]
     assert entries[0]["errorMessages"] == ["One or more parameter values were invalid: Missing the key pk in the item"]
+
+
+def test_kill_during_an_import_leaves_the_table_absent_or_complete(start_dynapage, s3, tmp_path):
+    """A kill -9 while ImportTable loads leaves no half-loaded table after the restart (docs/export-import.md)."""
+    path = str(tmp_path / "db")
+    count = 120_000
+    lines = "".join('{"Item":{"pk":{"S":"p%d"},"sk":{"N":"%d"},"pad":{"S":"%s"}}}\n' % (i % 97, i, "x" * 200)
+                    for i in range(count))
+    (s3 / "bucket" / "big").mkdir()
+    (s3 / "bucket" / "big" / "data.json").write_text(lines)
+    server = start_dynapage("--s3-dir", str(s3), "--db-path", path)
+    ddb = server.client()
+    finished = threading.Event()
+
+    def import_cut_short():
+        try:
+            server.raw_client().call("ImportTable", {
+                "S3BucketSource": {"S3Bucket": "bucket", "S3KeyPrefix": "big/"}, "InputFormat": "DYNAMODB_JSON",
+                "TableCreationParameters": PARAMETERS})
+            finished.set()
+        except (OSError, http.client.HTTPException):
+            pass  # the server was killed under it: the point of the test
+
+    thread = threading.Thread(target=import_cut_short)
+    thread.start()
+    deadline = time.time() + 30
+    while time.time() < deadline and PARAMETERS["TableName"] not in ddb.list_tables()["TableNames"]:
+        time.sleep(0.01)
+    time.sleep(0.2)  # some batches of items written
+    assert not finished.is_set(), "the import ended before the kill: make it larger"
+    server.kill()
+    thread.join()
+    ddb = start_dynapage("--s3-dir", str(s3), "--db-path", path).client()
+    # Cut short, so absent (not half-loaded), and the name is free again: the import can be run anew, whole.
+    assert ddb.list_tables()["TableNames"] == []
+    done = import_and_describe(ddb, S3BucketSource={"S3Bucket": "bucket", "S3KeyPrefix": "big/"},
+                               InputFormat="DYNAMODB_JSON")
+    assert done["ImportStatus"] == "COMPLETED" and done["ImportedItemCount"] == count
 
 
 def test_import_from_a_missing_bucket_fails_and_makes_no_table(start_dynapage, s3):
