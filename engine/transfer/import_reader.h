@@ -9,6 +9,8 @@
 #ifndef DYNAPAGE_ENGINE_TRANSFER_IMPORT_READER_H_
 #define DYNAPAGE_ENGINE_TRANSFER_IMPORT_READER_H_
 
+#include <rapidjson/document.h>
+
 #include <functional>
 #include <string_view>
 
@@ -21,6 +23,14 @@ namespace dynapage {
 using ImportItemVisitor = std::function<void(size_t item_index, const Status& status, AttributeMap* item)>;
 
 void ReadDynamoDbJsonItems(std::string_view text, const ImportItemVisitor& each);
+
+// The same stream, object by object, for readers of more members than "Item" (a bulk put's per-record condition):
+// status is OK with the parsed object, or the parse error (object then null).
+using ImportObjectVisitor =
+    std::function<void(size_t object_index, const Status& status, const rapidjson::Value* object)>;
+void ReadDynamoDbJsonObjects(std::string_view text, const ImportObjectVisitor& each);
+// The item of one such object (its "Item" member), or why there is none.
+Status DecodeRecordItem(const rapidjson::Value& object, AttributeMap* item);
 
 }  // namespace dynapage
 

@@ -23,6 +23,7 @@
 #include "engine/transfer/gzip_codec.h"
 #include "engine/transfer/input_object.h"
 #include "engine/transfer/table_as_of.h"
+#include "engine/transfer/transfer_ids.h"
 #include "engine/write/backups.h"
 #include "engine/write/write_path.h"
 
@@ -32,8 +33,6 @@ const char kNoS3DirMessage[] =
     "Export and import need a local S3 folder: start dynapage with --s3-dir DIR (bucket b is the folder DIR/b)";
 
 namespace {
-// How long a ClientToken is remembered (DynamoDB: 8 hours).
-constexpr double kClientTokenSeconds = 8 * 3600;
 // A data file is closed and a new one begun after this many uncompressed bytes.
 constexpr size_t kDataFileBytes = 64 << 20;
 // Incremental export windows: at least 15 minutes, at most 24 hours.
@@ -44,54 +43,6 @@ constexpr uint64_t kMinIncrementalBilledBytes = 10000000;
 
 Status InvalidExportTime(std::string message) {
   return Status::Error(ErrorCode::kInvalidExportTime, std::move(message));
-}
-
-std::mt19937_64& Random() {
-  thread_local std::mt19937_64 rng(std::random_device{}());
-  return rng;
-}
-
-// A job id: the 14-digit epoch milliseconds of its start, '-', 8 lowercase hex digits.
-std::string NewJobId(int64_t now_millis) {
-  char id[32];
-  std::snprintf(id, sizeof id, "%014" PRId64 "-%08" PRIx32, now_millis, static_cast<uint32_t>(Random()()));
-  return id;
-}
-
-// The parts of a table ARN arn:aws:dynamodb:<region>:<account>:table/<name>.
-struct TableArnParts {
-  std::string region, account, table;
-};
-
-Status ParseExportTableArn(const std::string& arn, TableArnParts* parts) {
-  const std::string prefix = "arn:aws:dynamodb:";
-  if (arn.compare(0, 4, "arn:") != 0) {
-    return Status::Validation("One or more parameter values were invalid: tableArn is not a valid ARN");
-  }
-  size_t region_end = arn.find(':', prefix.size());
-  size_t account_end = region_end == std::string::npos ? region_end : arn.find(':', region_end + 1);
-  if (arn.compare(0, prefix.size(), prefix) != 0 || account_end == std::string::npos ||
-      arn.compare(account_end + 1, 6, "table/") != 0) {
-    return Status::Validation("One or more parameter values were invalid: tableArn is not a valid ARN");
-  }
-  parts->region = arn.substr(prefix.size(), region_end - prefix.size());
-  parts->account = arn.substr(region_end + 1, account_end - region_end - 1);
-  parts->table = arn.substr(account_end + 7);
-  if (parts->table.empty() || parts->table.find('/') != std::string::npos) {
-    return Status::Validation("Invalid Request: Table ARN is invalid.");
-  }
-  return Status::OK();
-}
-
-// The table part of a job's ARN (<table arn><segment><id>), which must be the caller's account's.
-Status ParseJobArn(const std::string& arn, const char* segment, const char* invalid, const RequestContext& ctx,
-                   TableArnParts* parts) {
-  size_t at = arn.find(segment);
-  if (at == std::string::npos || !ParseExportTableArn(arn.substr(0, at), parts).ok()) {
-    return Status::Validation(invalid);
-  }
-  if (parts->account != ctx.caller.account_id) return Status::Error(ErrorCode::kAccessDenied, "Access is denied");
-  return Status::OK();
 }
 
 // The export's table, checked: it exists in the caller's namespace under that ARN.
@@ -191,52 +142,14 @@ std::string Md5(std::string_view data) {
   return std::string(reinterpret_cast<char*>(digest), sizeof digest);
 }
 
-std::string Hex(std::string_view bytes) {
-  static const char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : bytes) {
-    out.push_back(kHex[c >> 4]);
-    out.push_back(kHex[c & 0xf]);
-  }
-  return out;
-}
-
 // A data file's random name, 26 lowercase letters and digits as DynamoDB's.
 std::string RandomFileName() {
   static const char kAlphabet[] = "abcdefghijklmnopqrstuvwxyz234567";
   std::string name;
-  for (int i = 0; i < 26; ++i) name.push_back(kAlphabet[Random()() % 32]);
+  for (int i = 0; i < 26; ++i) name.push_back(kAlphabet[JobRandom()() % 32]);
   return name;
 }
 
-constexpr size_t kListTokenBytes = 56;
-
-// A list page's NextToken: kind ("e" exports, "i" imports) and the position, as lowercase hex.
-std::string MakeListToken(char kind, size_t position) {
-  std::string text = std::string(1, kind) + ":" + std::to_string(position);
-  text.resize(kListTokenBytes, ' ');  // 112 hex digits: botocore refuses a shorter ListImports token
-  return Hex(text);
-}
-
-bool ParseListToken(char kind, const std::string& token, size_t* position) {
-  if (token.size() != 2 * kListTokenBytes) return false;
-  std::string text;
-  for (size_t i = 0; i < token.size(); i += 2) {
-    auto digit = [](char c) { return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1; };
-    int high = digit(token[i]), low = digit(token[i + 1]);
-    if (high < 0 || low < 0) return false;
-    text.push_back(static_cast<char>(high * 16 + low));
-  }
-  while (!text.empty() && text.back() == ' ') text.pop_back();
-  if (text.size() < 3 || text[0] != kind || text[1] != ':') return false;
-  size_t value = 0;
-  for (size_t i = 2; i < text.size(); ++i) {
-    if (text[i] < '0' || text[i] > '9' || value > 1000000000) return false;
-    value = value * 10 + static_cast<size_t>(text[i] - '0');
-  }
-  *position = value;
-  return true;
-}
 // Items are written in batches of this many.
 constexpr size_t kImportBatchItems = 1000;
 constexpr uint64_t kMaxItemBytes = 400 * 1024;
@@ -244,54 +157,6 @@ constexpr char kItemValidationMessage[] =
     "Some of the items failed validation checks and were not imported. Please check CloudWatch error logs for more "
     "details.";
 
-// Finds the record of arn among a namespace's records.
-template <typename Record>
-const Record* FindRecord(const std::map<uint32_t, std::vector<Record>>& all, uint32_t ns, const std::string& arn) {
-  auto records = all.find(ns);
-  if (records == all.end()) return nullptr;
-  for (const Record& record : records->second) {
-    if (record.arn == arn) return &record;
-  }
-  return nullptr;
-}
-
-// The current id of the table that has the ARN table_arn now; empty if none has.
-std::string CurrentTableId(const Database& db, const std::string& table_arn) {
-  size_t at = table_arn.find(":table/");
-  auto table = at == std::string::npos ? nullptr : db.catalog().FindTable(table_arn.substr(at + 7));
-  return table && table->arn == table_arn ? table->table_id : std::string();
-}
-
-// One page of db's records, newest first, from the token. With table_arn, those of the table that has that ARN
-// now: a table that is gone lists none, even when it had some.
-template <typename Record>
-Status ListRecords(const std::map<uint32_t, std::vector<Record>>& all, const Database& db, char kind,
-                   const std::optional<std::string>& table_arn, int64_t page, const std::string& next_token,
-                   std::vector<Record>* out, std::string* next_token_out) {
-  size_t position = 0;
-  if (!next_token.empty() && !ParseListToken(kind, next_token, &position)) {
-    return Status::Validation("Invalid Request: Provided nextToken is invalid: " + next_token);
-  }
-  next_token_out->clear();
-  std::string table_id;
-  if (table_arn) {
-    table_id = CurrentTableId(db, *table_arn);
-    if (table_id.empty()) return Status::OK();
-  }
-  auto records = all.find(db.namespace_id());
-  if (records == all.end()) return Status::OK();
-  size_t seen = 0;
-  for (auto it = records->second.rbegin(); it != records->second.rend(); ++it) {
-    if (!table_id.empty() && it->table_id != table_id) continue;
-    if (seen++ < position) continue;
-    if (static_cast<int64_t>(out->size()) == page) {
-      *next_token_out = MakeListToken(kind, seen - 1);
-      break;
-    }
-    out->push_back(*it);
-  }
-  return Status::OK();
-}
 }  // namespace
 
 TransferJobs::TransferJobs(std::string s3_dir) {
@@ -308,16 +173,15 @@ Status TransferJobs::StartExport(Database& db, const RequestContext& ctx, const 
   size_t index;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (request.client_token) {
-      auto used = export_tokens_.find({ns, *request.client_token});
-      if (used != export_tokens_.end() && now - used->second.time < kClientTokenSeconds) {
-        if (used->second.fingerprint != fingerprint) {
-          return Status::Error(ErrorCode::kExportConflict,
-                               "Export conflict: Duplicate request detected with conflicting parameters");
-        }
-        *started = exports_[ns][used->second.index];
-        return Status::OK();
-      }
+    size_t earlier;
+    DP_RETURN_IF_ERROR(FindTokenUse(export_tokens_, ns, request.client_token, fingerprint, now,
+                                    Status::Error(ErrorCode::kExportConflict,
+                                                  "Export conflict: Duplicate request detected with conflicting "
+                                                  "parameters"),
+                                    &earlier));
+    if (earlier != kNoTokenUse) {
+      *started = exports_[ns][earlier];
+      return Status::OK();
     }
     if (!store_) return Status::Validation(kNoS3DirMessage);
     ExportRecord record;

@@ -28,6 +28,7 @@
 #include "engine/transfer/export_record.h"
 #include "engine/transfer/import_record.h"
 #include "engine/transfer/local_object_store.h"
+#include "engine/transfer/transfer_ids.h"
 
 namespace dynapage {
 
@@ -100,14 +101,9 @@ class TransferJobs {
   // Each namespace's exports, oldest first. Guarded by mu_.
   std::map<uint32_t, std::vector<ExportRecord>> exports_;
   // ClientToken -> (the export's index in exports_[namespace], the fingerprint of the request's parameters).
-  struct TokenUse {
-    size_t index;
-    std::string fingerprint;
-    double time;
-  };
-  std::map<std::pair<uint32_t, std::string>, TokenUse> export_tokens_;  // guarded by mu_
-  std::map<uint32_t, std::vector<ImportRecord>> imports_;               // guarded by mu_
-  std::map<std::pair<uint32_t, std::string>, TokenUse> import_tokens_;  // guarded by mu_
+  TokenUses export_tokens_;                                // guarded by mu_
+  std::map<uint32_t, std::vector<ImportRecord>> imports_;  // guarded by mu_
+  TokenUses import_tokens_;                                // guarded by mu_
 };
 
 }  // namespace dynapage

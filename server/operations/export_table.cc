@@ -174,12 +174,7 @@ Status HandleListExports(OperationContext& ctx) {
     w.String(e.export_type.value_or("FULL_EXPORT"));
     w.EndObject();
   }
-  w.EndArray();
-  if (!next.empty()) {
-    w.Key("NextToken");
-    w.String(next);
-  }
-  w.EndObject();
+  EndListResponse(next, w);
   return Status::OK();
 }
 

@@ -244,12 +244,7 @@ Status HandleListImports(OperationContext& ctx) {
     WriteTimes(i, w);
     w.EndObject();
   }
-  w.EndArray();
-  if (!next.empty()) {
-    w.Key("NextToken");
-    w.String(next);
-  }
-  w.EndObject();
+  EndListResponse(next, w);
   return Status::OK();
 }
 

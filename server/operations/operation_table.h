@@ -90,6 +90,11 @@ Status HandleListExports(OperationContext& ctx);
 Status HandleImportTable(OperationContext& ctx);
 Status HandleDescribeImport(OperationContext& ctx);
 Status HandleListImports(OperationContext& ctx);
+// Bulk put (engine/transfer/bulk_operations.h): one file each.
+Status HandleStartBulkPutItems(OperationContext& ctx);
+Status HandleDescribeBulkOperation(OperationContext& ctx);
+Status HandleListBulkOperations(OperationContext& ctx);
+Status HandleCancelBulkOperation(OperationContext& ctx);
 // PartiQL (docs/partiql.md).
 Status HandleExecuteStatement(OperationContext& ctx);
 Status HandleBatchExecuteStatement(OperationContext& ctx);

@@ -24,6 +24,15 @@ Status ReadListJobsRequest(const RequestReader& r, const char* size_member, cons
   return Status::OK();
 }
 
+void EndListResponse(const std::string& next, JsonWriter& w) {
+  w.EndArray();
+  if (!next.empty()) {
+    w.Key("NextToken");
+    w.String(next);
+  }
+  w.EndObject();
+}
+
 Status ReadJobArn(const RequestReader& r, const char* arn_member, const char* arn_path, std::string* arn) {
   std::optional<std::string> value;
   DP_RETURN_IF_ERROR(r.GetString(arn_member, &value));

@@ -27,6 +27,9 @@ struct ListJobsRequest {
 Status ReadListJobsRequest(const RequestReader& r, const char* size_member, const char* size_path,
                            ListJobsRequest* out);
 
+// Ends a List response whose summary array is open: the array, NextToken (when next is not empty), the object.
+void EndListResponse(const std::string& next, JsonWriter& w);
+
 // DescribeExport's or DescribeImport's one member (arn_member, e.g. "ExportArn"; null at arn_path) into *arn.
 Status ReadJobArn(const RequestReader& r, const char* arn_member, const char* arn_path, std::string* arn);
 

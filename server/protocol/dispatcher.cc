@@ -231,7 +231,8 @@ WireResponse Dispatcher::Run(OperationHandler handler, const RequestContext& con
   if (!status.ok()) return FromError(ToWireError(status));
   rapidjson::StringBuffer buffer;
   JsonWriter writer(buffer);
-  OperationContext ctx{*db, context, document, writer, "", host, databases_, options_.transfers};
+  OperationContext ctx{
+      *db, context, document, writer, "", host, databases_, options_.transfers, options_.bulk_operations};
   status = handler(ctx);
   if (!status.ok()) return FromError(ToWireError(InCohortWording(context.cohorts, std::move(status)), ctx.error_extra));
   WireResponse response;

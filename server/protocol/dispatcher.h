@@ -28,6 +28,7 @@
 namespace dynapage {
 
 class RequestHooks;
+class BulkOperations;
 class TransferJobs;
 
 // How requests are served: what goes into each request's RequestContext besides what the request says.
@@ -55,6 +56,8 @@ struct ServiceOptions {
   std::string s3_dir;
   // The export and import jobs (engine/transfer/transfer_jobs.h), made by the Service from s3_dir; null: none.
   TransferJobs* transfers = nullptr;
+  // The bulk operations (engine/transfer/bulk_operations.h), made by the Service from s3_dir; null: none.
+  BulkOperations* bulk_operations = nullptr;
 };
 
 // The X-Amz-Target of a DynamoDB operation is this prefix and its name ("DynamoDB_20120810.PutItem").

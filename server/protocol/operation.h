@@ -23,6 +23,7 @@
 
 namespace dynapage {
 
+class BulkOperations;
 class TransferJobs;
 
 struct OperationContext {
@@ -37,6 +38,8 @@ struct OperationContext {
   DatabaseSet* databases = nullptr;
   // The export and import jobs (engine/transfer/transfer_jobs.h); null in tests that serve none.
   TransferJobs* transfers = nullptr;
+  // The bulk operations (engine/transfer/bulk_operations.h); null in tests that serve none.
+  BulkOperations* bulk_operations = nullptr;
 };
 
 using OperationHandler = Status (*)(OperationContext& ctx);

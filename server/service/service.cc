@@ -61,6 +61,8 @@ void Service::Wire(const ServiceOptions& options, TestBench* bench) {
   hooked.hooks = bench_;
   transfers_ = std::make_unique<TransferJobs>(options.s3_dir);
   hooked.transfers = transfers_.get();
+  bulk_operations_ = std::make_unique<BulkOperations>(options.s3_dir);
+  hooked.bulk_operations = bulk_operations_.get();
   admin_ = std::make_unique<AdminApi>(databases_, bench_);
   AddStreamsAdminRoutes(admin_.get(), databases_, options);
   AddConsoleRoutes(admin_.get(), databases_, bench_, options);

@@ -17,6 +17,7 @@
 #include "engine/base/status.h"
 #include "engine/database/database.h"
 #include "engine/database/database_set.h"
+#include "engine/transfer/bulk_operations.h"
 #include "engine/transfer/transfer_jobs.h"
 #include "server/admin/admin_api.h"
 #include "server/admin/browser_guard.h"
@@ -71,6 +72,8 @@ class Service : public RequestHandler {
   std::unique_ptr<TestBench> owned_bench_;
   TestBench* bench_;
   std::unique_ptr<TransferJobs> transfers_;  // export and import (--s3-dir)
+  // StartBulkPutItems and co. (--s3-dir); destroyed (its worker joined) before the databases it writes.
+  std::unique_ptr<BulkOperations> bulk_operations_;
   std::unique_ptr<AdminApi> admin_;
   std::unique_ptr<Dispatcher> dispatcher_;
   BrowserGuardOptions guard_;

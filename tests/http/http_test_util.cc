@@ -110,6 +110,7 @@ void TestServer::Start(const TestServerOptions& options) {
   service.region = options.region;
   service.messages_pin = options.messages_pin;
   service.transient_status_ms = options.transient_status_ms;
+  service.s3_dir = options.s3_dir;
   service.ttl_update_cooldown_ms = options.ttl_update_cooldown_ms;
   service.pitr_latest_lag_seconds = options.pitr_latest_lag_seconds;
   service.settable_clock = &clock_;

@@ -86,8 +86,9 @@ struct TestServerOptions {
   BrowserGuardOptions guard;                   // --allow-host, --admin-cors
   bool loopback_both = false;                  // listen on 127.0.0.1 and ::1 (BindLoopback) instead of 127.0.0.1 only
   uint64_t transient_status_ms = 0;            // --transient-status-delay
-  int64_t ttl_update_cooldown_ms = 0;  // --ttl-update-cooldown
-  int64_t pitr_latest_lag_seconds = 300;  // --pitr-latest-lag-seconds
+  std::string s3_dir;                          // --s3-dir (empty: export, import and bulk put refused)
+  int64_t ttl_update_cooldown_ms = 0;          // --ttl-update-cooldown
+  int64_t pitr_latest_lag_seconds = 300;       // --pitr-latest-lag-seconds
   // The TTL sweeper's interval (0: none; POST /_dynapage/ttl/sweep still sweeps).
   int64_t ttl_interval_ms = 0;
   TestBenchOptions bench;  // page chaos, faults, audit, request log, metrics: all off by default

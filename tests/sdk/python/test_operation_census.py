@@ -20,11 +20,7 @@ from conftest import REPO
 SDK_MODEL_VERSION = "3.1169.0"
 
 # Operations not implemented yet, each with its issue.
-UNKNOWN_ALLOWED = {
-    # Bulk operations: issue #30.
-    "StartBulkPutItems", "DescribeBulkOperation", "CancelBulkOperation",
-    "ListBulkOperations",
-}
+UNKNOWN_ALLOWED = set()
 
 
 def sdk_model_dir():
