@@ -12,8 +12,8 @@
 #
 #   bash scripts/package.sh
 #
-# Every artefact holds the same static binary (build/dynapage-static, `-static`): it runs on any x86-64 Linux. It is
-# a link of the objects of the build in BUILD_DIR (default build): after scripts/test.sh's build, seconds. On a fresh
+# Every artefact holds the same static binary (build/dynapage, linked with `-static` in every build but the
+# sanitized one): it runs on any x86-64 Linux. After scripts/test.sh's build there is nothing to build. On a fresh
 # machine this installs what it needs and builds those objects first (DYNAPAGE_ROCKSDB=release links the faster
 # RocksDB; scripts/build.sh). Where no Docker engine can start, the image is skipped with a message (an error under
 # CI=true). Environment: BUILD_DIR, DIST_DIR (default dist), JOBS.
@@ -28,8 +28,8 @@ version=$(sed -n 's/^project(dynapage VERSION \([0-9.]*\) .*/\1/p' CMakeLists.tx
 [ -n "$version" ] || { echo "scripts/package.sh: no version in CMakeLists.txt" >&2; exit 1; }
 install_packages "${DYNAPAGE_BUILD_PACKAGES[@]}" "${DYNAPAGE_JS_PACKAGES[@]}" python3
 
-JOBS="${JOBS:-2}" BUILD_DIR="$BUILD_DIR" bash scripts/build.sh dynapage_static
-binary="$BUILD_DIR/dynapage-static"
+JOBS="${JOBS:-2}" BUILD_DIR="$BUILD_DIR" bash scripts/build.sh dynapage
+binary="$BUILD_DIR/dynapage"
 if ldd "$binary" >/dev/null 2>&1; then
   echo "scripts/package.sh: $binary is not static: $(ldd "$binary" | tr '\n' ' ')" >&2
   exit 1

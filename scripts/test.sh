@@ -40,8 +40,8 @@ bash scripts/docker-test.sh "$BUILD_DIR/dynapage" || status=1
 bash scripts/terraform-test.sh "$BUILD_DIR/dynapage" || status=1
 
 # --- packaging (issue #34) ---------------------------------------------------------------------------------------
-# Every release artefact (scripts/package.sh: the static binary is a link of the objects built above, the packs and
-# the image take seconds), then each installed the way a user would, in a clean place, with a client against it
+# Every release artefact (scripts/package.sh: the static binary built above, the packs and the image take
+# seconds), then each installed the way a user would, in a clean place, with a client against it
 # (scripts/package-test.sh). About 4 minutes on two cores (package.sh ~45 s, package-test.sh ~3 minutes; the
 # first run on a machine adds ~40 s to install Jest and Vitest into ~/.cache). DYNAPAGE_PACKAGE=0 skips both. The
 # figures README.md and docs/ quote must match bench/results/latest.json and the artefacts' sizes
