@@ -3,6 +3,7 @@
 #include "engine/expressions/condition_evaluator.h"
 #include "engine/expressions/projection.h"
 #include "engine/model/attribute_value_json.h"
+#include "engine/model/stored_members.h"
 #include "engine/storage/stored_item.h"
 
 namespace dynapage {
@@ -68,6 +69,7 @@ Status ReadPage(const Storage& storage, const PageSpec& spec, ItemSink* sink, Pa
   // Built on the first decode: a Document allocates its allocator, and most pages copy items without decoding.
   std::optional<rapidjson::Document> document;
   std::string scratch;
+  std::string selected;  // the members needed of the item evaluated (engine/model/stored_members.h)
   // Evaluates the entry under the iterator: counts it, and hands it to the sink if it passes the filter.
   auto evaluate = [&]() -> Status {
     StoredItemView stored;
@@ -80,9 +82,16 @@ Status ReadPage(const Storage& storage, const PageSpec& spec, ItemSink* sink, Pa
       return Status::OK();
     }
     if (!document) document.emplace();
-    bool decoded = ParseStoredJson(stored.json, &scratch, &*document) &&
-                   (spec.needed_attributes ? DecodeStoredAttributes(*document, *spec.needed_attributes, &item)
-                                           : DecodeStoredAttributeMap(*document, &item));
+    bool decoded;
+    if (spec.needed_attributes) {
+      // Only the members the filter and projection read are parsed, not the whole item.
+      std::string_view json = stored.json;
+      if (SelectStoredMembers(stored.json, *spec.needed_attributes, &selected)) json = selected;
+      decoded = ParseStoredJson(json, &scratch, &*document) &&
+                DecodeStoredAttributes(*document, *spec.needed_attributes, &item);
+    } else {
+      decoded = ParseStoredJson(stored.json, &scratch, &*document) && DecodeStoredAttributeMap(*document, &item);
+    }
     if (!decoded) return Status::Internal("corrupt item");
     if (spec.fetch_base && !spec.fetch_base->Fetch(&item, &result->base_bytes_read)) return Status::OK();
     if (spec.filter && !EvaluateCondition(*spec.filter, item)) return Status::OK();
