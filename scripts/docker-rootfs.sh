@@ -2,7 +2,7 @@
 # Lays out the container's root file system for a built dynapage binary, for an image FROM scratch:
 #   DIR/usr/local/bin/dynapage       the binary, stripped
 #   DIR/lib..., DIR/usr/lib...       the shared libraries it loads (ldd: the C library and the dynamic loader;
-#                                    none for the static binary of scripts/package.sh)
+#                                    none for the static binary of the default build)
 #   DIR/etc/passwd, DIR/etc/group    the non-root user dynamodblocal (uid and gid 1000), as DynamoDB Local's image
 #   DIR/home/dynamodblocal/data      the working directory and the documented volume (owned by that user in the
 #                                    image: the Dockerfile copies it with --chown)
