@@ -1,6 +1,7 @@
 #include "engine/model/stored_members.h"
 
 #include <algorithm>
+#include <cstdint>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -61,18 +62,16 @@ const char* SkipValue(const char* p, const char* end) {
   return end;
 }
 
-}  // namespace
-
-bool SelectStoredMembers(std::string_view json, const std::vector<std::string>& names, std::string* out) {
+// Calls visit(index in names, "name":value) for each member of json named in names, in json's order, and stops
+// at the last one; false where the text is not of the writer's shape, or a name holds an escape, or visit
+// returned false.
+template <typename Visit>
+bool VisitStoredMembers(std::string_view json, const std::vector<std::string>& names, Visit visit) {
   const char* p = json.data();
   const char* end = p + json.size();
-  out->assign(1, '{');
   if (p == end || *p != '{') return false;
   p++;
-  if (p < end && *p == '}') {
-    out->push_back('}');
-    return p + 1 == end;
-  }
+  if (p < end && *p == '}') return p + 1 == end;
   size_t found = 0;
   while (true) {
     if (p == end || *p != '"') return false;
@@ -85,16 +84,76 @@ bool SelectStoredMembers(std::string_view json, const std::vector<std::string>& 
     const char* value_begin = p + 1;
     p = SkipValue(value_begin, end);
     if (p == end || p == value_begin) return false;
-    if (std::find(names.begin(), names.end(), name) != names.end()) {
-      if (found++ > 0) out->push_back(',');
-      out->append(name_begin - 1, p - (name_begin - 1));  // "name":value
-      if (found == names.size()) break;  // the rest is not read
+    auto needed = std::find(names.begin(), names.end(), name);
+    if (needed != names.end()) {
+      found++;
+      if (!visit(static_cast<size_t>(needed - names.begin()), std::string_view(name_begin - 1, p - (name_begin - 1)),
+                 std::string_view(value_begin, p - value_begin))) {
+        return false;
+      }
+      if (found == names.size()) return true;  // the rest is not read
     }
-    if (*p == '}') break;
+    if (*p == '}') return p + 1 == end;
     p++;  // ','
   }
+}
+
+// value as the writer writes a scalar: {"S":"text"} or {"N":"text"} with no escape in text, {"BOOL":true},
+// {"BOOL":false} or {"NULL":true}. False for any other value.
+bool DecodeScalar(std::string_view value, AttributeValue* out) {
+  constexpr std::string_view kTrue = "{\"BOOL\":true}", kFalse = "{\"BOOL\":false}", kNull = "{\"NULL\":true}";
+  AttrType type;
+  std::string_view text;
+  bool boolean = true;
+  if (value.size() >= 8 && value.compare(0, 2, "{\"") == 0 && (value[2] == 'S' || value[2] == 'N') &&
+      value.compare(3, 3, "\":\"") == 0 && value.compare(value.size() - 2, 2, "\"}") == 0) {
+    type = value[2] == 'S' ? AttrType::kS : AttrType::kN;
+    text = value.substr(6, value.size() - 8);
+    if (FindQuoteOrBackslash(text.data(), text.data() + text.size()) != text.data() + text.size()) return false;
+  } else if (value == kTrue || value == kFalse) {
+    type = AttrType::kBool;
+    boolean = value == kTrue;
+  } else if (value == kNull) {
+    type = AttrType::kNull;
+  } else {
+    return false;
+  }
+  out->type = type;
+  out->scalar.assign(text.data(), text.size());
+  out->boolean = boolean;
+  out->list.clear();
+  out->map.clear();
+  out->set.clear();
+  return true;
+}
+
+}  // namespace
+
+bool SelectStoredMembers(std::string_view json, const std::vector<std::string>& names, std::string* out) {
+  out->assign(1, '{');
+  bool whole = VisitStoredMembers(json, names, [out](size_t, std::string_view member, std::string_view) {
+    if (out->size() > 1) out->push_back(',');
+    out->append(member);
+    return true;
+  });
   out->push_back('}');
-  return found == names.size() || p + 1 == end;
+  return whole;
+}
+
+bool DecodeStoredScalarMembers(std::string_view json, const std::vector<std::string>& names, AttributeMap* out) {
+  if (names.size() > 64) return false;
+  uint64_t found = 0;
+  bool whole = VisitStoredMembers(json, names, [&](size_t index, std::string_view, std::string_view value) {
+    found |= uint64_t{1} << index;
+    auto at = out->find(names[index]);
+    if (at == out->end()) at = out->emplace(names[index], AttributeValue()).first;
+    return DecodeScalar(value, &at->second);
+  });
+  if (!whole) return false;
+  for (size_t i = 0; i < names.size(); i++) {
+    if ((found & (uint64_t{1} << i)) == 0) out->erase(names[i]);
+  }
+  return true;
 }
 
 }  // namespace dynapage

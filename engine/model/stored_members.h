@@ -13,6 +13,11 @@
 // It returns false where it cannot vouch for the result, and the caller then parses the whole item, which also
 // words any corruption: the text is not an object of that shape, or a member's name holds an escape (the names
 // needed are unescaped text, and comparing them with escaped ones is not worth it for so rare a name).
+//
+// DecodeStoredScalarMembers goes one step further for the common filter, whose attributes are strings, numbers
+// and booleans: it decodes such members from the text it walks, with no JSON parser, into the map the page
+// reuses from item to item. Whatever else it meets (a map, a list, a set, a binary, an escape) it leaves to the
+// parser: it returns false, and the caller takes SelectStoredMembers' way.
 
 #ifndef DYNAPAGE_ENGINE_MODEL_STORED_MEMBERS_H_
 #define DYNAPAGE_ENGINE_MODEL_STORED_MEMBERS_H_
@@ -21,11 +26,19 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/model/attribute_value.h"
+
 namespace dynapage {
 
 // Sets *out to a JSON object holding json's members named in names, as they are in json, in json's order; "{}"
 // if it has none of them. REQUIRES: names holds no name twice.
 bool SelectStoredMembers(std::string_view json, const std::vector<std::string>& names, std::string* out);
+
+// Sets *out to json's members named in names, decoded, when each of them is an S or an N whose text holds no
+// escape, a BOOL or a NULL; returns false (and leaves *out in any state) otherwise, or where SelectStoredMembers
+// would. The nodes and strings of *out are reused for the names it already holds.
+// REQUIRES: names holds no name twice, and at most 64; *out holds no name that is not in names.
+bool DecodeStoredScalarMembers(std::string_view json, const std::vector<std::string>& names, AttributeMap* out);
 
 }  // namespace dynapage
 

@@ -81,15 +81,18 @@ Status ReadPage(const Storage& storage, const PageSpec& spec, ItemSink* sink, Pa
       if (!spec.count_only) sink->AddJson(stored.json);
       return Status::OK();
     }
-    if (!document) document.emplace();
     bool decoded;
-    if (spec.needed_attributes) {
+    if (spec.needed_attributes && DecodeStoredScalarMembers(stored.json, *spec.needed_attributes, &item)) {
+      decoded = true;  // scalars read off the text (engine/model/stored_members.h)
+    } else if (spec.needed_attributes) {
       // Only the members the filter and projection read are parsed, not the whole item.
+      if (!document) document.emplace();
       std::string_view json = stored.json;
       if (SelectStoredMembers(stored.json, *spec.needed_attributes, &selected)) json = selected;
       decoded = ParseStoredJson(json, &scratch, &*document) &&
                 DecodeStoredAttributes(*document, *spec.needed_attributes, &item);
     } else {
+      if (!document) document.emplace();
       decoded = ParseStoredJson(stored.json, &scratch, &*document) && DecodeStoredAttributeMap(*document, &item);
     }
     if (!decoded) return Status::Internal("corrupt item");

@@ -1,6 +1,8 @@
 // SelectStoredMembers: what it cuts out of a stored item must decode to exactly the attributes the whole item's
 // parse gives for the same names, whatever the item holds (nested maps and lists, strings full of quotes,
 // backslashes and brackets), and it must give up, never guess, where the text is not the writer's.
+// DecodeStoredScalarMembers: the same attributes, decoded without a parser, into a map reused from item to item;
+// or false.
 
 #include "engine/model/stored_members.h"
 
@@ -100,6 +102,60 @@ TEST(SelectStoredMembers, GivesWhatTheWholeParseGivesForRandomItems) {
   }
   EXPECT_GT(selected, 1500);
   EXPECT_GT(refused, 10);
+}
+
+TEST(DecodeStoredScalarMembers, GivesWhatTheWholeParseGivesForRandomItemsOrRefuses) {
+  std::mt19937 rng(12);
+  const std::vector<std::string> plain = {"bucket", "pk", "sk", "payload", "a", "z", "absent"};
+  int decoded = 0, refused = 0;
+  AttributeMap reused;  // as a page reuses it: the last item's members, values of any type among them
+  for (int i = 0; i < 3000; i++) {
+    AttributeMap item;
+    for (unsigned n = rng() % 6; n > 0; n--) {
+      const std::string& name = plain[rng() % plain.size()];
+      item[name] = rng() % 2 == 0 ? RandomValue(&rng, 2) : AttributeValue::String(RandomText(&rng));
+    }
+    std::string json = Stored(item);
+    std::vector<std::string> names;
+    for (const std::string& name : plain) {
+      if (rng() % 3 == 0) names.push_back(name);
+    }
+    if (names.empty()) names.push_back("pk");
+    for (auto at = reused.begin(); at != reused.end();) {  // REQUIRES: no name outside names
+      at = std::find(names.begin(), names.end(), at->first) == names.end() ? reused.erase(at) : std::next(at);
+    }
+    SCOPED_TRACE(json);
+    if (!DecodeStoredScalarMembers(json, names, &reused)) {
+      refused++;
+      reused.clear();
+      continue;
+    }
+    decoded++;
+    EXPECT_EQ(Decoded(json, names), reused);
+  }
+  EXPECT_GT(decoded, 1000);
+  EXPECT_GT(refused, 500);
+}
+
+TEST(DecodeStoredScalarMembers, ReadsStringsNumbersBooleansAndNullsAndNothingElse) {
+  AttributeMap out;
+  out["gone"] = AttributeValue::List({AttributeValue::Null()});
+  out["s"] = AttributeValue::Map({{"x", AttributeValue::Null()}});
+  std::string json = R"({"b":{"BOOL":false},"n":{"N":"-1.5"},"nul":{"NULL":true},"s":{"S":"ä x"},"t":{"BOOL":true}})";
+  ASSERT_TRUE(DecodeStoredScalarMembers(json, {"b", "gone", "n", "nul", "s", "t"}, &out));
+  AttributeMap want = {{"b", AttributeValue::Bool(false)},        {"n", AttributeValue::Number("-1.5")},
+                       {"nul", AttributeValue::Null()},           {"s", AttributeValue::String("ä x")},
+                       {"t", AttributeValue::Bool(true)}};
+  EXPECT_EQ(want, out);
+  EXPECT_TRUE(out["s"].map.empty());
+  for (std::string refused : {R"({"a":{"S":"x"y"}})", R"({"a":{"S":"x\y"}})", R"({"a":{"B":"AA=="}})",
+                              R"({"a":{"M":{}}})", R"({"a":{"L":[]}})", R"({"a":{"SS":["x"]}})",
+                              R"({"a":{"NS":["1"]}})", R"({"a":{"S":"x"}})", R"({"a":{"S":"x","N":"1"}})"}) {
+    AttributeMap ignored;
+    bool expected = refused == R"({"a":{"S":"x"}})";
+    EXPECT_EQ(expected, DecodeStoredScalarMembers(refused, {"a"}, &ignored)) << refused;
+  }
+  EXPECT_FALSE(DecodeStoredScalarMembers(R"({"a":{"N":"1"})", {"b"}, &out));  // cut short
 }
 
 TEST(SelectStoredMembers, CutsOnlyTheNamedMembersAndStopsAtTheLast) {
