@@ -25,7 +25,7 @@ namespace dynapage {
 constexpr size_t kMemtableBlockBytes = size_t{2} << 20;
 
 // How many bytes of large arrays a process allocates in small pages before the next ones get huge pages.
-constexpr size_t kSmallPageBlockBytes = size_t{8} << 20;
+constexpr size_t kSmallPageBlockBytes = size_t{4} << 20;
 
 // Allocates n bytes (malloc's alignment) for an array. Arrays of kMemtableBlockBytes or more are counted in
 // *large_bytes; once it has passed kSmallPageBlockBytes they are 2 MiB aligned and advised as huge pages.

@@ -64,7 +64,7 @@ rocksdb::Options StoreOptions(const std::shared_ptr<rocksdb::Cache>& block_cache
   options.max_background_jobs = 2;
   options.write_buffer_size = 64 << 20;
   // The memtable grows in blocks of one huge page (engine/storage/memtable_pages.h): past the process's first
-  // 8 MiB of them, a load faults once every 2 MiB instead of every 4 KiB.
+  // 4 MiB of them, a load faults once every 2 MiB instead of every 4 KiB.
   options.arena_block_size = kMemtableBlockBytes;
   options.max_open_files = 256;
   options.info_log_level = rocksdb::InfoLogLevel::HEADER_LEVEL;

@@ -1,5 +1,5 @@
 """The executable's own operator new[]: a growing memtable's blocks are advised as huge pages
-(engine/storage/memtable_pages.h), past the first 8 MiB. Checked in /proc/PID/smaps: the "hg" VmFlag marks a
+(engine/storage/memtable_pages.h), past the first 4 MiB. Checked in /proc/PID/smaps: the "hg" VmFlag marks a
 mapping advised MADV_HUGEPAGE."""
 
 import os
