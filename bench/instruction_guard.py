@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """CI guard on dynapage's per-request cost, in instructions (issue #36): it cannot flake on a busy machine.
 
-Runs the server under `valgrind --tool=cachegrind --cache-sim=no` (instruction counts only) four times, each with a
+Runs the server under `valgrind --tool=cachegrind --cache-sim=no` (instruction counts only) five times, each with a
 fixed sequence of requests from one keep-alive connection on 127.0.0.1, and takes differences:
 
   setup  start-up, CreateTable, 100 items loaded, one ListTables of another (empty) namespace, then stop
   noop   setup + N ListTables of that empty namespace           -> instructions per no-op request
   query  setup + N Query pages (Limit 25, one partition)        -> instructions per Query page
+  filter setup + N Query pages (Limit 25) with a FilterExpression -> instructions per filtered page (each item's
+         "count" decoded and compared: the filtered reads' own path, engine/model/stored_members.h)
   load   setup + B BatchWriteItem of 25 new items               -> instructions per loaded item
 
 Each figure is compared with bench/instruction_baseline.json: more than 5% above it fails. A change that improves a
@@ -32,6 +34,7 @@ BASELINE = os.path.join(HERE, "instruction_baseline.json")
 TOLERANCE = 0.05
 NOOP_REQUESTS = 200
 QUERY_PAGES = 200
+FILTER_PAGES = 200
 LOAD_BATCHES = 40
 SETUP_ITEMS = 100
 
@@ -93,6 +96,15 @@ def query(client):
             raise RuntimeError("a Query page without 25 items")
 
 
+def filtered(client):
+    request = {"TableName": "bench", "KeyConditionExpression": "pk = :p", "Limit": 25,
+               "FilterExpression": "#c >= :z", "ExpressionAttributeNames": {"#c": "count"},
+               "ExpressionAttributeValues": {":p": {"S": "p0"}, ":z": {"N": "0"}}}
+    for _ in range(FILTER_PAGES):
+        if len(client.call("Query", request)["Items"]) != 25:
+            raise RuntimeError("a filtered Query page without 25 items")
+
+
 def load(client):
     for b in range(LOAD_BATCHES):
         client.call("BatchWriteItem", batch("p%d" % (b // 4 + 1), (b % 4) * 25))
@@ -145,6 +157,7 @@ def main():
     figures = {
         "noop_request": (measure(args.binary, [setup, noop]) - base) / NOOP_REQUESTS,
         "query_page": (measure(args.binary, [setup, query]) - base) / QUERY_PAGES,
+        "filter_page": (measure(args.binary, [setup, filtered]) - base) / FILTER_PAGES,
         "load_item": (measure(args.binary, [setup, load]) - base) / (LOAD_BATCHES * 25),
     }
     figures = {name: round(value) for name, value in figures.items()}
