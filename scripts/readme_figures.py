@@ -37,6 +37,8 @@ PERFORMANCE_ROWS = [
     ("load with BatchWriteItem, per item", "small.load_cpu_us_per_item", "µs"),
     ("full Scan, per item", "small.scan_cpu_us_per_item", "µs"),
     ("Query page of 25 items", "small.query_cpu_us_per_page", "µs"),
+    ("Scan with a 1% filter, per scanned item", "small.filter_cpu_us_per_item", "µs"),
+    ("Scan page of Limit 100 with a filter", "small.limitfilter_cpu_us_per_page", "µs"),
 ]
 # The artefacts of scripts/package.sh, as sizes.json names them.
 ARTEFACTS = [
@@ -60,10 +62,11 @@ def render(name, bench, sizes):
     figures = {server: agg["figures"] for server, agg in bench["aggregate"].items()}
     mine = figures["dynapage"]
     if name == "performance":
-        lines = ["", "| | dynapage | dynalite |", "|---|---|---|"]
+        lines = ["", "| | dynapage | dynalite | dynalite / dynapage |", "|---|---|---|---|"]
         for row, key, unit in PERFORMANCE_ROWS:
-            cells = [f"{number(figures[s][key]['median'], unit)} {unit}" for s in ("dynapage", "dynalite")]
-            lines.append(f"| {row} | {cells[0]} | {cells[1]} |")
+            values = [figures[s][key]["median"] for s in ("dynapage", "dynalite")]
+            cells = [f"{number(value, unit)} {unit}" for value in values]
+            lines.append(f"| {row} | {cells[0]} | {cells[1]} | {values[1] / values[0]:.1f}x |")
         return "\n".join(lines) + "\n\n"
     if name == "summary":
         return (f"starts in about {mine['startup_ms']['median']:.0f} ms, idles in "
