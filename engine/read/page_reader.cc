@@ -81,19 +81,19 @@ Status ReadPage(const Storage& storage, const PageSpec& spec, ItemSink* sink, Pa
       if (!spec.count_only) sink->AddJson(stored.json);
       return Status::OK();
     }
-    bool decoded;
-    if (spec.needed_attributes && DecodeStoredScalarMembers(stored.json, *spec.needed_attributes, &item)) {
-      decoded = true;  // scalars read off the text (engine/model/stored_members.h)
-    } else if (spec.needed_attributes) {
-      // Only the members the filter and projection read are parsed, not the whole item.
+    // Scalars are read off the text; anything else is parsed (engine/model/stored_members.h).
+    bool decoded = spec.needed_attributes && DecodeStoredScalarMembers(stored.json, *spec.needed_attributes, &item);
+    if (!decoded) {
       if (!document) document.emplace();
-      std::string_view json = stored.json;
-      if (SelectStoredMembers(stored.json, *spec.needed_attributes, &selected)) json = selected;
-      decoded = ParseStoredJson(json, &scratch, &*document) &&
-                DecodeStoredAttributes(*document, *spec.needed_attributes, &item);
-    } else {
-      if (!document) document.emplace();
-      decoded = ParseStoredJson(stored.json, &scratch, &*document) && DecodeStoredAttributeMap(*document, &item);
+      if (spec.needed_attributes) {
+        // Only the members the filter and projection read are parsed, not the whole item.
+        std::string_view json = stored.json;
+        if (SelectStoredMembers(stored.json, *spec.needed_attributes, &selected)) json = selected;
+        decoded = ParseStoredJson(json, &scratch, &*document) &&
+                  DecodeStoredAttributes(*document, *spec.needed_attributes, &item);
+      } else {
+        decoded = ParseStoredJson(stored.json, &scratch, &*document) && DecodeStoredAttributeMap(*document, &item);
+      }
     }
     if (!decoded) return Status::Internal("corrupt item");
     if (spec.fetch_base && !spec.fetch_base->Fetch(&item, &result->base_bytes_read)) return Status::OK();

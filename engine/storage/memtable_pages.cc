@@ -6,12 +6,6 @@
 
 namespace dynapage {
 
-namespace {
-
-constexpr size_t kHugePageBytes = size_t{2} << 20;
-
-}  // namespace
-
 void* AllocateArray(size_t n, std::atomic<size_t>* large_bytes) {
   if (n < kMemtableBlockBytes) return std::malloc(n == 0 ? 1 : n);
   if (large_bytes->fetch_add(n, std::memory_order_relaxed) < kSmallPageBlockBytes) return std::malloc(n);

@@ -5,10 +5,10 @@
 // page fault, and every lookup of its skip list a walk over pages the TLB does not hold. Measured on a 2-core VM
 // where a fault costs ~17 us: loading 100,000 items took ~8,000 faults, a third of the load's CPU.
 //
-// So the executable replaces operator new[] (engine/storage/memtable_pages.cc, linked into the dynapage
-// executable only, never into a sanitized build): an array of kMemtableBlockBytes or more is aligned to 2 MiB and
-// marked MADV_HUGEPAGE, so that the kernel backs it with one transparent huge page (when THP is "always" or
-// "madvise"; "never" leaves it in small pages, as before). The first kSmallPageBlockBytes of such arrays stay in
+// So the executable replaces operator new[] with AllocateArray (engine/storage/replace_array_new.cc, linked into
+// the dynapage executable only, never into a sanitized build): an array of kMemtableBlockBytes or more is aligned
+// to 2 MiB and marked MADV_HUGEPAGE, so that the kernel backs it with transparent huge pages (when THP is
+// "always" or "madvise"; "never" leaves it in small pages, as before). The first kSmallPageBlockBytes of such arrays stay in
 // small pages: an idle server's first memtable block would otherwise be resident whole, 2 MiB at start-up.
 //
 // Thread-safe. Memory from AllocateArray is given back with free().
@@ -21,8 +21,11 @@
 
 namespace dynapage {
 
+// An x86-64 transparent huge page.
+constexpr size_t kHugePageBytes = size_t{2} << 20;
+
 // Options::arena_block_size: one huge page.
-constexpr size_t kMemtableBlockBytes = size_t{2} << 20;
+constexpr size_t kMemtableBlockBytes = kHugePageBytes;
 
 // How many bytes of large arrays a process allocates in small pages before the next ones get huge pages.
 constexpr size_t kSmallPageBlockBytes = size_t{4} << 20;
