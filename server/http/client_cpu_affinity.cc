@@ -1,11 +1,18 @@
 #include "server/http/client_cpu_affinity.h"
 
 #include <sys/socket.h>
+#include <time.h>
 
 namespace dynapage {
 
 namespace {
 int64_t Ticks(std::chrono::steady_clock::time_point t) { return t.time_since_epoch().count(); }
+
+int64_t ThreadCpuNanos() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<int64_t>(t.tv_sec) * 1000000000 + t.tv_nsec;
+}
 }  // namespace
 
 ClientCpuAffinity::ClientCpuAffinity() {
@@ -23,7 +30,7 @@ ClientCpuAffinity::Connection::Connection(ClientCpuAffinity* shared, int sock)
 ClientCpuAffinity::Connection::~Connection() { Unpin(); }
 
 void ClientCpuAffinity::Connection::AfterReceive() {
-  if (!shared_->enabled_ || receives_++ % kCheckEvery != 0) return;
+  if (!shared_->enabled_ || !trial_.following() || receives_++ % kCheckEvery != 0) return;
   int cpu = -1;
   socklen_t size = sizeof(cpu);
   if (getsockopt(sock_, SOL_SOCKET, SO_INCOMING_CPU, &cpu, &size) != 0) cpu = -1;
@@ -33,6 +40,13 @@ void ClientCpuAffinity::Connection::AfterReceive() {
 
 void ClientCpuAffinity::Connection::AfterResponse() {
   if (!shared_->enabled_) return;
+  if (trial_.CountRequest()) trial_.EndEpoch(ThreadCpuNanos());
+  if (!trial_.following()) {
+    Unpin();
+    seen_ = false;
+    receives_ = 0;  // the client's CPU is looked up at the first receive once following again
+    return;
+  }
   int64_t now = Ticks(std::chrono::steady_clock::now());
   if (!seen_) {
     Touch(now);

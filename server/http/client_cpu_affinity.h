@@ -16,6 +16,9 @@
 // wherever the scheduler puts them. A hold lapses once its connection has had no request for kHoldLapse, so that
 // an idle keep-alive connection does not keep the CPU from the one now in use.
 //
+// Whether following pays depends on the host (on one VM it took a third off a request's server CPU, on another it
+// added a third): each connection measures both ways on itself and keeps the cheaper (server/http/follow_trial.h).
+//
 // Thread-safe: one ClientCpuAffinity per server, shared by its connection threads; each Connection belongs to
 // one thread.
 
@@ -28,6 +31,8 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+
+#include "server/http/follow_trial.h"
 
 namespace dynapage {
 
@@ -59,8 +64,9 @@ class ClientCpuAffinity {
     // the client's acknowledgement of it may have come from this CPU, sent in the kernel's handling of the
     // response on this CPU.
     void AfterReceive();
-    // After a response has been sent: moves the calling thread to the CPU AfterReceive noted last, if it may;
-    // keeps its hold otherwise. Moving now, with the client already woken by the response, keeps the two
+    // After a response has been sent: counts the request in the trial; then, if the connection follows its
+    // client, moves the calling thread to the CPU AfterReceive noted last, if it may, and keeps its hold
+    // otherwise; if not, lets the thread go where the scheduler puts it. Moving now, with the client already woken by the response, keeps the two
     // together. (Moving while the client slept, before the response, did not on the benchmark's VM: the
     // scheduler woke the client on the CPU just left idle, and the two swapped CPUs at every look-up.)
     void AfterResponse();
@@ -69,6 +75,8 @@ class ClientCpuAffinity {
 
     // The CPU this thread is pinned to, or -1.
     int pinned_cpu() const { return pinned_; }
+    // Whether this connection follows its client now, as its trial decides.
+    bool following() const { return trial_.following(); }
 
    private:
     void Follow(int client_cpu, int64_t now);  // now in steady_clock ticks
@@ -85,6 +93,7 @@ class ClientCpuAffinity {
     uint32_t receives_ = 0;  // wraps harmlessly
     bool seen_ = false;      // AfterReceive noted seen_cpu_ since the last AfterResponse
     int seen_cpu_ = -1;
+    FollowTrial trial_;
   };
 
  private:

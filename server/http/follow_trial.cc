@@ -1,0 +1,29 @@
+#include "server/http/follow_trial.h"
+
+#include "engine/base/check.h"
+
+namespace dynapage {
+
+void FollowTrial::EndEpoch(int64_t thread_cpu_ns) {
+  DP_DCHECK(requests_ >= kEpochRequests);
+  DP_DCHECK(thread_cpu_ns >= epoch_start_ns_);
+  requests_ = 0;
+  const bool warm_up = epoch_start_ns_ < 0;
+  const int64_t spent = thread_cpu_ns - epoch_start_ns_;
+  epoch_start_ns_ = thread_cpu_ns;
+  if (warm_up) return;  // following_ is still true: the first probe follows
+  constexpr int kProbes = 2 * kProbeEpochs;
+  if (epoch_ < kProbes) cost_ns_[following_ ? 1 : 0] += spent;
+  epoch_++;
+  if (epoch_ < kProbes) {
+    following_ = !following_;  // the probes alternate
+  } else if (epoch_ == kProbes) {
+    following_ = cost_ns_[1] < cost_ns_[0];  // even: the scheduler's own placement
+  } else if (epoch_ == kProbes + kKeptEpochs) {
+    epoch_ = 0;
+    cost_ns_[0] = cost_ns_[1] = 0;
+    following_ = true;
+  }
+}
+
+}  // namespace dynapage
