@@ -62,7 +62,7 @@ const char kUsage[] =
     "  --metrics            count requests for GET /metrics (Prometheus text)\n"
     "  --no-client-cpu-affinity\n"
     "                       let the scheduler place connection threads, instead of running each on the\n"
-    "                       CPU its client sends from (which saves two cross-CPU wake-ups a request)\n"
+    "                       CPU its client sends from where each connection measures that it costs less\n"
     "  --health-check       instead of serving, ask the server at --host/--port for GET / and exit 0 if it\n"
     "                       answers 200, 1 if not (the image's HEALTHCHECK: it has no shell or curl)\n"
     "  --help               show this help\n"

@@ -66,9 +66,10 @@ class ClientCpuAffinity {
     void AfterReceive();
     // After a response has been sent: counts the request in the trial; then, if the connection follows its
     // client, moves the calling thread to the CPU AfterReceive noted last, if it may, and keeps its hold
-    // otherwise; if not, lets the thread go where the scheduler puts it. Moving now, with the client already woken by the response, keeps the two
-    // together. (Moving while the client slept, before the response, did not on the benchmark's VM: the
-    // scheduler woke the client on the CPU just left idle, and the two swapped CPUs at every look-up.)
+    // otherwise; if not, lets the thread go where the scheduler puts it. Moving now, with the client already
+    // woken by the response, keeps the two together. (Moving while the client slept, before the response, did
+    // not on the benchmark's VM: the scheduler woke the client on the CPU just left idle, and the two swapped
+    // CPUs at every look-up.)
     void AfterResponse();
     // AfterResponse() with the client's CPU given (a test's stand-in for SO_INCOMING_CPU); -1 for unknown.
     void Follow(int client_cpu, std::chrono::steady_clock::time_point now);
