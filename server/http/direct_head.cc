@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "engine/base/byte_scan.h"
 #include "server/http/request_framing.h"
 
 namespace dynapage {
@@ -24,8 +25,18 @@ bool IsTokenChar(unsigned char c) {
   return table[c];
 }
 
-// RFC 9110 §5.5 field-content, as cpp-httplib's is_field_value: visible characters, obs-text, space and tab.
-bool IsFieldValueChar(unsigned char c) { return c == ' ' || c == '\t' || (c >= 0x21 && c != 0x7F); }
+// RFC 9110 §5.5 field-content, as cpp-httplib's is_field_value: visible characters, obs-text, space and tab. A
+// value is checked 16 bytes at a time for any other byte (control bytes but tab, and DEL): a signed request's
+// Authorization value alone is ~200 bytes, which a byte at a time was most of a no-op request's head parse.
+struct NotFieldValueByte {
+  static bool Byte(unsigned char c) { return (c < 0x20 && c != '\t') || c == 0x7F; }
+#if defined(__SSE2__)
+  static __m128i Block(__m128i v) {
+    __m128i control = _mm_andnot_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\t')), BytesInRange(v, 0x00, 0x1F));
+    return _mm_or_si128(control, _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7F)));
+  }
+#endif
+};
 
 // name (ASCII letters in any case) equals lower, which is lower-case.
 template <size_t N>
@@ -71,9 +82,7 @@ bool ParseDirectHead(std::string_view head, DirectHead* out) {
     if (colon == 0 || colon == line_size || line[colon] != ':') return false;
     std::string_view name(line, colon);
     size_t value_begin = colon + 1, value_end = line_size;
-    for (size_t i = value_begin; i < value_end; i++) {
-      if (!IsFieldValueChar(static_cast<unsigned char>(line[i]))) return false;
-    }
+    if (AnyByteOf<NotFieldValueByte>(std::string_view(line + value_begin, value_end - value_begin))) return false;
     while (value_begin < value_end && (line[value_begin] == ' ' || line[value_begin] == '\t')) value_begin++;
     while (value_end > value_begin && (line[value_end - 1] == ' ' || line[value_end - 1] == '\t')) value_end--;
     std::string_view value(line + value_begin, value_end - value_begin);

@@ -46,6 +46,10 @@ TEST(DirectHeadTest, TakesWhatAnSdkSends) {
   ASSERT_TRUE(
       Parses(kLine + kHost + "Content-Length: 0\r\nContent-Length: 0\r\nConnection: keep-alive\r\n\r\n", &head));
   EXPECT_FALSE(head.close_connection);
+  // A long value (checked 16 bytes at a time) may hold tabs, spaces and obs-text anywhere.
+  ASSERT_TRUE(Parses(kLine + kHost + "X-Long: " + std::string(37, 'a') + "\t \xc3\xa9\x80\xff" +
+                         std::string(21, '~') + "\t\r\nContent-Length: 0\r\n\r\n",
+                     &head));
 }
 
 // Everything else is cpp-httplib's to parse, refuse or serve: the direct path refuses nothing itself.
@@ -76,6 +80,11 @@ TEST(DirectHeadTest, LeavesEverythingElseToCppHttplib) {
            kLine + kHost + "X-Bad: a\x01z\r\n" + length + "\r\n",  // a control byte
            kLine + kHost + "X-Bad: a\nz\r\n" + length + "\r\n",    // a bare LF
            kLine + kHost + "X-Bad: a\rz\r\n" + length + "\r\n",    // a bare CR
+           kLine + kHost + "X-Bad: a\x7fz\r\n" + length + "\r\n",  // DEL
+           kLine + kHost + "X-Bad: " + std::string(40, 'a') + '\0' + "z\r\n" + length + "\r\n",  // NUL, 16 at a time
+           kLine + kHost + "X-Bad: " + std::string(40, 'a') + "\x1f\r\n" + length + "\r\n",       // in the last block
+           kLine + kHost + "X-Bad: " + std::string(20, 'a') + "\x7f" + std::string(20, 'a') + "\r\n" + length + "\r\n",
+           kLine + kHost + "X-Bad: " + std::string(31, 'a') + "\n" + std::string(20, 'b') + "\r\n" + length + "\r\n",
            kLine + kHost + "X-Long: " + std::string(9000, 'a') + "\r\n" + length + "\r\n",
        }) {
     EXPECT_FALSE(Parses(head)) << head;
