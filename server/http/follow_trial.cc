@@ -13,7 +13,10 @@ void FollowTrial::EndEpoch(int64_t thread_cpu_ns) {
   epoch_start_ns_ = thread_cpu_ns;
   if (warm_up) return;  // following_ is still true: the first probe follows
   constexpr int kProbes = 2 * kProbeEpochs;
-  if (epoch_ < kProbes) cost_ns_[following_ ? 1 : 0] += spent;
+  // The cheaper epoch of each way: the machine's noise only ever adds CPU (another process, a huge page cleared),
+  // so one noisy epoch does not decide.
+  int64_t& cheapest = cost_ns_[following_ ? 1 : 0];
+  if (epoch_ < kProbes && (cheapest < 0 || spent < cheapest)) cheapest = spent;
   epoch_++;
   if (epoch_ < kProbes) {
     following_ = !following_;  // the probes alternate
@@ -21,7 +24,7 @@ void FollowTrial::EndEpoch(int64_t thread_cpu_ns) {
     following_ = cost_ns_[1] < cost_ns_[0];  // even: the scheduler's own placement
   } else if (epoch_ == kProbes + kKeptEpochs) {
     epoch_ = 0;
-    cost_ns_[0] = cost_ns_[1] = 0;
+    cost_ns_[0] = cost_ns_[1] = -1;
     following_ = true;
   }
 }

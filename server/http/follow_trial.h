@@ -9,7 +9,8 @@
 // epoch), and
 //   - the first epoch is warm-up, not counted (the connection's buffers and stack are touched for the first time);
 //   - then kProbeEpochs epochs each way, alternating, following first;
-//   - then the way that cost less CPU is kept for kKeptEpochs epochs, and the trial starts again (a host, or a
+//   - then the way whose cheapest probe epoch cost less CPU is kept for kKeptEpochs epochs (the cheapest, because
+//     a machine's noise only adds: one noisy epoch does not decide), and the trial starts again (a host, or a
 //     client's work, may change).
 // A connection's CPU time includes all the server pays for a request: its own work, the wake-up of the client
 // inside sendmsg, and being switched back in after recv.
@@ -45,7 +46,7 @@ class FollowTrial {
   int requests_ = 0;
   int64_t epoch_start_ns_ = -1;  // -1: the warm-up epoch is under way
   int epoch_ = 0;                // epochs since the trial (re)started, counted from the first probe
-  int64_t cost_ns_[2] = {0, 0};  // CPU of the probe epochs: [0] not following, [1] following
+  int64_t cost_ns_[2] = {-1, -1};  // the cheapest probe epoch's CPU, -1 before one: [0] not following, [1] following
 };
 
 }  // namespace dynapage

@@ -63,6 +63,16 @@ TEST(FollowTrialTest, TheWarmUpEpochDoesNotCount) {
   EXPECT_TRUE(r.following());
 }
 
+TEST(FollowTrialTest, OneNoisyProbeEpochDoesNotDecide) {
+  Requests r;
+  r.Epoch(10000, 10000);  // warm-up
+  EXPECT_TRUE(r.Epoch(10000, 14000));
+  EXPECT_FALSE(r.Epoch(10000, 14000));
+  EXPECT_TRUE(r.Epoch(40000, 14000));  // another process ran on this CPU meanwhile
+  EXPECT_FALSE(r.Epoch(10000, 14000));
+  EXPECT_TRUE(r.following());
+}
+
 TEST(FollowTrialTest, TriesAgainAfterTheKeptEpochs) {
   Requests r;
   r.Epochs(1 + kProbes, 14000, 10000);
