@@ -76,8 +76,6 @@ class ClientCpuAffinity {
 
     // The CPU this thread is pinned to, or -1.
     int pinned_cpu() const { return pinned_; }
-    // Whether this connection follows its client now, as its trial decides.
-    bool following() const { return trial_.following(); }
 
    private:
     void Follow(int client_cpu, int64_t now);  // now in steady_clock ticks
