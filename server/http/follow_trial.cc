@@ -1,5 +1,7 @@
 #include "server/http/follow_trial.h"
 
+#include <algorithm>
+
 #include "engine/base/check.h"
 
 namespace dynapage {
@@ -22,7 +24,10 @@ void FollowTrial::EndEpoch(int64_t thread_cpu_ns) {
     following_ = !following_;  // the probes alternate
   } else if (epoch_ == kProbes) {
     following_ = cost_ns_[1] < cost_ns_[0];  // even: the scheduler's own placement
-  } else if (epoch_ == kProbes + kKeptEpochs) {
+    const bool same_again = kept_epochs_ > 0 && following_ == kept_following_;
+    kept_epochs_ = same_again ? std::min(2 * kept_epochs_, kMaxKeptEpochs) : kKeptEpochs;
+    kept_following_ = following_;
+  } else if (epoch_ == kProbes + kept_epochs_) {
     epoch_ = 0;
     cost_ns_[0] = cost_ns_[1] = -1;
     following_ = true;

@@ -9,9 +9,13 @@
 // epoch), and
 //   - the first epoch is warm-up, not counted (the connection's buffers and stack are touched for the first time);
 //   - then kProbeEpochs epochs each way, alternating, following first;
-//   - then the way whose cheapest probe epoch cost less CPU is kept for kKeptEpochs epochs (the cheapest, because
-//     a machine's noise only adds: one noisy epoch does not decide), and the trial starts again (a host, or a
-//     client's work, may change).
+//   - then the way whose cheapest probe epoch cost less CPU is kept (the cheapest, because a machine's noise only
+//     adds: one noisy epoch does not decide), and the trial starts again (a host, or a client's work, may change);
+//   - the first decision is kept for kKeptEpochs epochs; each trial that picks the same way again keeps it twice as
+//     long as the last, up to kMaxKeptEpochs, and a trial that picks the other way starts again from kKeptEpochs.
+//     Half of each trial's probes take the dearer way (on an Intel VM, 2026-11-28, not following cost twice the
+//     CPU, so a trial every 30 epochs added ~6% to a long connection); where one way keeps winning, trials
+//     become rare.
 // A connection's CPU time includes all the server pays for a request: its own work, the wake-up of the client
 // inside sendmsg, and being switched back in after recv.
 //
@@ -29,6 +33,7 @@ class FollowTrial {
   static constexpr int kEpochRequests = 64;
   static constexpr int kProbeEpochs = 2;  // each way
   static constexpr int kKeptEpochs = 30;
+  static constexpr int kMaxKeptEpochs = 480;  // ~30,000 requests
 
   // Whether the connection's requests follow their client now.
   bool following() const { return following_; }
@@ -47,6 +52,8 @@ class FollowTrial {
   int64_t epoch_start_ns_ = -1;  // -1: the warm-up epoch is under way
   int epoch_ = 0;                // epochs since the trial (re)started, counted from the first probe
   int64_t cost_ns_[2] = {-1, -1};  // the cheapest probe epoch's CPU, -1 before one: [0] not following, [1] following
+  int kept_epochs_ = 0;            // how long the last decision is kept; 0 before the first
+  bool kept_following_ = false;    // the last decision
 };
 
 }  // namespace dynapage

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 namespace dynapage {
@@ -82,6 +83,36 @@ TEST(FollowTrialTest, TriesAgainAfterTheKeptEpochs) {
   EXPECT_TRUE(probes[0]);
   EXPECT_FALSE(probes[1]);
   for (bool followed : r.Epochs(FollowTrial::kKeptEpochs, 10000, 14000)) EXPECT_TRUE(followed);
+}
+
+// Runs kept epochs, expecting each to take the way kept, and then a trial's probes (following first); returns
+// whether all were so.
+bool KeptThenProbes(Requests& r, int kept, bool following_kept, int64_t follow_ns, int64_t free_ns) {
+  bool as_expected = true;
+  for (bool followed : r.Epochs(kept, follow_ns, free_ns)) as_expected &= followed == following_kept;
+  std::vector<bool> probes = r.Epochs(kProbes, follow_ns, free_ns);
+  for (int i = 0; i < kProbes; i++) as_expected &= probes[i] == (i % 2 == 0);
+  return as_expected;
+}
+
+TEST(FollowTrialTest, TheSameWayAgainIsKeptTwiceAsLongUpToTheMaximum) {
+  Requests r;
+  r.Epochs(1 + kProbes, 10000, 20000);  // warm-up and the first trial: following is cheaper
+  int kept = FollowTrial::kKeptEpochs;
+  for (int trial = 0; trial < 7; trial++) {
+    EXPECT_TRUE(KeptThenProbes(r, kept, true, 10000, 20000)) << "trial " << trial << ", kept " << kept;
+    kept = std::min(2 * kept, FollowTrial::kMaxKeptEpochs);
+  }
+  EXPECT_EQ(FollowTrial::kMaxKeptEpochs, kept);
+}
+
+TEST(FollowTrialTest, AChangedDecisionIsKeptForTheShortestTimeAgain) {
+  Requests r;
+  r.Epochs(1 + kProbes, 10000, 20000);
+  EXPECT_TRUE(KeptThenProbes(r, FollowTrial::kKeptEpochs, true, 10000, 20000));  // the same way again: kept 60
+  for (bool followed : r.Epochs(2 * FollowTrial::kKeptEpochs, 10000, 20000)) EXPECT_TRUE(followed);
+  r.Epochs(kProbes, 20000, 10000);  // now following is dearer
+  EXPECT_TRUE(KeptThenProbes(r, FollowTrial::kKeptEpochs, false, 20000, 10000));
 }
 
 }  // namespace
