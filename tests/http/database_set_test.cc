@@ -4,7 +4,6 @@
 #include "engine/database/database_set.h"
 
 #include <gtest/gtest.h>
-#include <httplib.h>
 #include <rapidjson/document.h>
 
 #include <filesystem>

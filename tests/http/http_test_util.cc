@@ -1,6 +1,8 @@
 #include "tests/http/http_test_util.h"
 
 #include <arpa/inet.h>
+#include <httplib.h>
+#include <strings.h>
 #include <netinet/in.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
@@ -33,7 +35,7 @@ HttpResult FromHttplib(const httplib::Result& result) {
   HttpResult r;
   if (!result) return r;
   r.status = result->status;
-  r.headers = result->headers;
+  r.headers.insert(result->headers.begin(), result->headers.end());
   r.body = result->body;
   ParseBody(&r);
   return r;
@@ -45,6 +47,10 @@ HttpResult FromHttplib(const httplib::Result& result) {
 }
 
 }  // namespace
+
+bool HeaderNameLess::operator()(const std::string& a, const std::string& b) const {
+  return ::strcasecmp(a.c_str(), b.c_str()) < 0;
+}
 
 std::string HttpResult::Header(const std::string& name) const {
   auto it = headers.find(name);
@@ -79,8 +85,8 @@ std::string HttpResult::Describe() const {
   return out;
 }
 
-httplib::Headers DynamoHeaders(const std::string& operation) {
-  return httplib::Headers{
+HttpHeaders DynamoHeaders(const std::string& operation) {
+  return HttpHeaders{
       {"Content-Type", "application/x-amz-json-1.0"},
       {"X-Amz-Target", "DynamoDB_20120810." + operation},
       {"Authorization", kTestAuthorization},
@@ -121,21 +127,9 @@ void TestServer::Start(const TestServerOptions& options) {
   service_ = std::make_unique<Service>(db_.get(), service, bench_.get());
   service_->set_browser_guard(options.guard);
   thread_ = std::thread([this] { server_->Run(service_.get()); });
-  client_ = std::make_unique<httplib::Client>("127.0.0.1", port_);
-  client_->set_keep_alive(true);
-  client_->set_tcp_nodelay(true);  // headers and body go in two writes: without this, Nagle + delayed ACK add 40 ms
-  client_->set_decompress(false);  // tests see the bytes on the wire (x-amz-crc32 is over them)
-  client_->set_connection_timeout(5, 0);
-  client_->set_read_timeout(60, 0);
-  client_->set_write_timeout(60, 0);
+  client_ = std::make_unique<TestClient>(port_);
   // The socket listens from Bind() on, but Stop() only works once the accept loop runs: wait for an answer.
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (true) {
-    auto res = client_->Get("/");
-    if (res && res->status == 200) break;
-    if (std::chrono::steady_clock::now() > deadline) Die("server did not answer GET / within 10 s");
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
+  if (!client_->AwaitAnswer(std::chrono::seconds(10))) Die("server did not answer GET / within 10 s");
 }
 
 TestServer::~TestServer() {
@@ -150,19 +144,45 @@ TestServer::~TestServer() {
 }
 
 HttpResult TestServer::Call(const std::string& operation, const std::string& body) {
+  return client_->Call(operation, body);
+}
+
+HttpResult TestServer::Send(const HttpRequest& request) { return client_->Send(request); }
+
+TestClient::TestClient(int port) : client_(std::make_unique<httplib::Client>("127.0.0.1", port)) {
+  client_->set_keep_alive(true);
+  client_->set_tcp_nodelay(true);  // headers and body go in two writes: without this, Nagle + delayed ACK add 40 ms
+  client_->set_decompress(false);  // tests see the bytes on the wire (x-amz-crc32 is over them)
+  client_->set_connection_timeout(5, 0);
+  client_->set_read_timeout(60, 0);
+  client_->set_write_timeout(60, 0);
+}
+
+TestClient::~TestClient() = default;
+
+HttpResult TestClient::Call(const std::string& operation, const std::string& body) {
   HttpRequest request;
   request.headers = DynamoHeaders(operation);
   request.body = body;
   return Send(request);
 }
 
-HttpResult TestServer::Send(const HttpRequest& request) {
+HttpResult TestClient::Send(const HttpRequest& request) {
   httplib::Request req;
   req.method = request.method;
   req.path = request.path;
-  req.headers = request.headers;
+  req.headers.insert(request.headers.begin(), request.headers.end());
   req.body = request.body;
   return FromHttplib(client_->send(req));
+}
+
+bool TestClient::AwaitAnswer(std::chrono::milliseconds timeout) {
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (!client_->Get("/")) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  return true;
 }
 
 HttpResult TestServer::SendRaw(const std::string& bytes) {

@@ -12,14 +12,19 @@
 //
 // Call() sends what an SDK sends: POST /, Content-Type application/x-amz-json-1.0, X-Amz-Target
 // DynamoDB_20120810.<operation>, a well-formed (unverified) SigV4 Authorization header and X-Amz-Date. Send() and
-// SendRaw() are for protocol tests that need other methods, headers or exact bytes.
+// SendRaw() are for protocol tests that need other methods, headers or exact bytes. TestClient is a connection of
+// its own, for tests that call from several threads.
+//
+// cpp-httplib stays behind this header (in http_test_util.cc): httplib.h alone costs a translation unit about 15 s
+// of compiling, and some forty test files include this one.
 
 #ifndef DYNAPAGE_TESTS_HTTP_HTTP_TEST_UTIL_H_
 #define DYNAPAGE_TESTS_HTTP_HTTP_TEST_UTIL_H_
 
-#include <httplib.h>
 #include <rapidjson/document.h>
 
+#include <chrono>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -33,12 +38,22 @@
 #include "server/http/http_server.h"
 #include "server/service/service.h"
 
+namespace httplib {
+class Client;
+}
+
 namespace dynapage {
+
+// Orders header names without regard to case (RFC 9110 §5.1), so that find("content-type") finds "Content-Type".
+struct HeaderNameLess {
+  bool operator()(const std::string& a, const std::string& b) const;
+};
+using HttpHeaders = std::multimap<std::string, std::string, HeaderNameLess>;
 
 // One HTTP answer. status is 0 if no answer arrived (connection refused, reset, …).
 struct HttpResult {
   int status = 0;
-  httplib::Headers headers;  // case-insensitive keys
+  HttpHeaders headers;  // case-insensitive keys
   std::string body;
   rapidjson::Document json;  // the parsed body; json.IsObject() is false when the body is not a JSON object
 
@@ -63,14 +78,33 @@ struct HttpResult {
 struct HttpRequest {
   std::string method = "POST";
   std::string path = "/";
-  httplib::Headers headers;
+  HttpHeaders headers;
   std::string body;
 };
 
 // The headers Call() sends for an operation (Content-Type, X-Amz-Target, Authorization, X-Amz-Date).
-httplib::Headers DynamoHeaders(const std::string& operation);
+HttpHeaders DynamoHeaders(const std::string& operation);
 // The dummy Authorization header value Call() sends.
 extern const char kTestAuthorization[];
+
+// A keep-alive client connection to 127.0.0.1:port (opened at the first request, reopened when the server closed it).
+// Not thread-safe: one per thread.
+class TestClient {
+ public:
+  explicit TestClient(int port);
+  ~TestClient();
+  TestClient(const TestClient&) = delete;
+  TestClient& operator=(const TestClient&) = delete;
+
+  // POSTs body as operation the way an SDK does (TestServer::Call).
+  HttpResult Call(const std::string& operation, const std::string& body);
+  HttpResult Send(const HttpRequest& request);
+  // True once GET / gets an answer, trying every 2 ms; false if none came within timeout.
+  bool AwaitAnswer(std::chrono::milliseconds timeout);
+
+ private:
+  std::unique_ptr<httplib::Client> client_;
+};
 
 // What a TestServer is started with: where its data lives and how it serves.
 // us-east-1's envelope on DynamoDB's bespoke messages (dialects.md §1.2.1): the default message cohort puts
@@ -135,7 +169,7 @@ class TestServer {
   std::unique_ptr<HttpServer> server_;
   std::thread thread_;
   int port_ = -1;
-  std::unique_ptr<httplib::Client> client_;
+  std::unique_ptr<TestClient> client_;
 };
 
 // The compact JSON text of a value, e.g. JsonText(r.json["Item"]) == R"({"pk":{"S":"a"}})". Members keep the

@@ -60,12 +60,6 @@ std::string Expected(const Probe& probe, const std::string& region) {
   return probe.text;
 }
 
-std::string Repeat(const std::string& piece, int times, const char* separator) {
-  std::string out;
-  for (int i = 0; i < times; i++) out += (i ? separator : "") + piece;
-  return out;
-}
-
 // V32 of dialects.md §1.2.2: a string inside 32 nested maps.
 std::string DeepValue(int levels) {
   std::string value = R"({"S":"leaf"})";

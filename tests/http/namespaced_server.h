@@ -4,7 +4,6 @@
 #ifndef DYNAPAGE_TESTS_HTTP_NAMESPACED_SERVER_H_
 #define DYNAPAGE_TESTS_HTTP_NAMESPACED_SERVER_H_
 
-#include <httplib.h>
 #include <rapidjson/document.h>
 
 #include <chrono>
@@ -34,8 +33,7 @@ class NamespacedServer {
     if (!opened.ok()) std::abort();
     port_ = server_.Bind("127.0.0.1", 0);
     thread_ = std::thread([this] { server_.Run(service_.get()); });
-    httplib::Client probe("127.0.0.1", port_);
-    for (int i = 0; i < 5000 && !probe.Get("/"); i++) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    TestClient(port_).AwaitAnswer(std::chrono::seconds(10));
   }
   ~NamespacedServer() {
     server_.Stop();
@@ -45,14 +43,15 @@ class NamespacedServer {
 
   rapidjson::Document Call(const std::string& access_key, const std::string& region, const std::string& operation,
                            const std::string& body, int* status = nullptr) {
-    httplib::Client client("127.0.0.1", port_);
-    httplib::Headers headers = DynamoHeaders(operation);
-    headers.erase("Authorization");
-    headers.emplace("Authorization", Authorization(access_key, region));
-    auto res = client.Post("/", headers, body, "application/x-amz-json-1.0");
+    HttpRequest request;
+    request.headers = DynamoHeaders(operation);
+    request.headers.erase("Authorization");
+    request.headers.emplace("Authorization", Authorization(access_key, region));
+    request.body = body;
+    HttpResult answer = TestClient(port_).Send(request);
     rapidjson::Document d;
-    d.Parse(res ? res->body.c_str() : "{}");
-    if (status) *status = res ? res->status : 0;
+    d.Parse(answer.status != 0 ? answer.body.c_str() : "{}");
+    if (status) *status = answer.status;
     return d;
   }
 

@@ -303,22 +303,14 @@ TEST_F(TransactionsTest, ReadersNeverSeeHalfATransaction) {
   std::atomic<bool> done{false};
   std::atomic<int> torn{0}, reads{0};
   auto reader = [&](const std::string& operation, const std::string& body, const char* list) {
-    httplib::Client client("127.0.0.1", server_.port());
-    client.set_keep_alive(true);
-    client.set_tcp_nodelay(true);
+    TestClient client(server_.port());
     while (!done) {
-      httplib::Request req;
-      req.method = "POST";
-      req.path = "/";
-      req.headers = DynamoHeaders(operation);
-      req.body = body;
-      auto res = client.send(req);
-      if (!res || res->status != 200) {
+      HttpResult res = client.Call(operation, body);
+      if (res.status != 200) {
         torn++;
         continue;
       }
-      rapidjson::Document doc;
-      doc.Parse(res->body.c_str());
+      const rapidjson::Document& doc = res.json;
       long sum = 0;
       for (const auto& entry : doc[list].GetArray()) {
         const rapidjson::Value& item = entry.HasMember("Item") ? entry["Item"] : entry;

@@ -520,18 +520,11 @@ TEST_F(UpdateItemTest, ConcurrentAddsLoseNoIncrement) {
   std::vector<int> failures(kThreads, 0);
   for (int t = 0; t < kThreads; t++) {
     threads.emplace_back([this, t, &failures] {
-      httplib::Client client("127.0.0.1", server_.port());
-      client.set_keep_alive(true);
-      client.set_tcp_nodelay(true);
+      TestClient client(server_.port());
       for (int i = 0; i < kAddsPerThread; i++) {
-        httplib::Request req;
-        req.method = "POST";
-        req.path = "/";
-        req.headers = DynamoHeaders("UpdateItem");
-        req.body = R"({"TableName":"items","Key":{"pk":{"S":"counter"}},"UpdateExpression":"ADD n :one",
-                       "ExpressionAttributeValues":{":one":{"N":"1"}}})";
-        auto res = client.send(req);
-        if (!res || res->status != 200) failures[t]++;
+        HttpResult res = client.Call("UpdateItem", R"({"TableName":"items","Key":{"pk":{"S":"counter"}},
+            "UpdateExpression":"ADD n :one","ExpressionAttributeValues":{":one":{"N":"1"}}})");
+        if (res.status != 200) failures[t]++;
       }
     });
   }

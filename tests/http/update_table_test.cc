@@ -437,15 +437,11 @@ TEST_F(UpdateTableTest, WritesDuringBackfillAreIndexed) {
   const int kExisting = 3000, kConcurrent = 150;
   PutMany(kExisting, [](int i) { return R"({"pk":{"S":"old)" + std::to_string(i) + R"("},"cat":{"S":"c"}})"; });
   std::thread writer([&] {
-    httplib::Client client("127.0.0.1", server_.port());
+    TestClient client(server_.port());
     for (int i = 0; i < kConcurrent; i++) {
-      httplib::Request req;
-      req.method = "POST";
-      req.path = "/";
-      req.headers = DynamoHeaders("PutItem");
-      req.body = R"({"TableName":"tab","Item":{"pk":{"S":"new)" + std::to_string(i) + R"("},"cat":{"S":"c"}}})";
-      auto res = client.send(req);
-      ASSERT_TRUE(res && res->status == 200);
+      HttpResult res = client.Call(
+          "PutItem", R"({"TableName":"tab","Item":{"pk":{"S":"new)" + std::to_string(i) + R"("},"cat":{"S":"c"}}})");
+      ASSERT_EQ(200, res.status);
     }
   });
   HttpResult r = Update(R"("AttributeDefinitions":[{"AttributeName":"cat","AttributeType":"S"}],)" +

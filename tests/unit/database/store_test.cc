@@ -45,12 +45,6 @@ Caller CallerOf(const std::string& access_key, const std::string& region) {
   return caller;
 }
 
-RequestContext ContextOf(const Caller& caller) {
-  RequestContext ctx;
-  ctx.caller = caller;
-  return ctx;
-}
-
 // A table "t" keyed by "id" (S), with a GSI on "g" when with_index, and a stream when with_stream.
 Status CreateTable(Database* db, const std::string& name, bool with_index, bool with_stream) {
   TableDefinition table;
