@@ -40,7 +40,10 @@ void ClientCpuAffinity::Connection::AfterReceive() {
 
 void ClientCpuAffinity::Connection::AfterResponse() {
   if (!shared_->enabled_) return;
-  if (trial_.CountRequest()) trial_.EndEpoch(ThreadCpuNanos());
+  if (trial_.CountRequest()) {
+    trial_.EndEpoch(ThreadCpuNanos());
+    turn_.EndEpoch(FollowTrial::kEpochRequests);
+  }
   if (!trial_.following()) {
     Unpin();
     seen_ = false;
@@ -106,6 +109,7 @@ void ClientCpuAffinity::Connection::Pin(int cpu) {
     return;
   }
   pinned_ = cpu;
+  turn_.Begin();
 }
 
 void ClientCpuAffinity::Connection::Unpin() {
@@ -113,6 +117,7 @@ void ClientCpuAffinity::Connection::Unpin() {
   uint64_t mine = id_;
   shared_->holds_[pinned_].holder.compare_exchange_strong(mine, 0);
   sched_setaffinity(0, sizeof(shared_->allowed_), &shared_->allowed_);
+  turn_.End();
   pinned_ = -1;
 }
 

@@ -16,6 +16,9 @@
 // wherever the scheduler puts them. A hold lapses once its connection has had no request for kHoldLapse, so that
 // an idle keep-alive connection does not keep the CPU from the one now in use.
 //
+// While it shares its client's CPU, the thread lets the client finish sending before it runs (server/http/
+// client_turn.h).
+//
 // Whether following pays depends on the host (on one VM it took a third off a request's server CPU, on another it
 // added a third): each connection measures both ways on itself and keeps the cheaper (server/http/follow_trial.h).
 //
@@ -32,6 +35,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "server/http/client_turn.h"
 #include "server/http/follow_trial.h"
 
 namespace dynapage {
@@ -76,6 +80,8 @@ class ClientCpuAffinity {
 
     // The CPU this thread is pinned to, or -1.
     int pinned_cpu() const { return pinned_; }
+    // Whether the thread, pinned, waits for its client to sleep before it runs (ClientTurn).
+    bool waiting_turn() const { return turn_.waiting_turn(); }
 
    private:
     void Follow(int client_cpu, int64_t now);  // now in steady_clock ticks
@@ -93,6 +99,7 @@ class ClientCpuAffinity {
     bool seen_ = false;      // AfterReceive noted seen_cpu_ since the last AfterResponse
     int seen_cpu_ = -1;
     FollowTrial trial_;
+    ClientTurn turn_;  // SCHED_BATCH while pinned
   };
 
  private:

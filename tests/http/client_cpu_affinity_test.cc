@@ -116,6 +116,20 @@ TEST_F(ClientCpuAffinityTest, PinsTheThreadToTheClientsCpu) {
   }
 }
 
+// On its client's CPU the thread waits its turn (ClientTurn); left to the scheduler again, it preempts again.
+TEST_F(ClientCpuAffinityTest, APinnedThreadWaitsForItsClientToSleep) {
+  OnThread([&] {
+    ClientCpuAffinity::Connection c(&shared_, -1);
+    c.Follow(cpus_[1], t0_);
+    EXPECT_TRUE(c.waiting_turn());
+    EXPECT_EQ(SCHED_BATCH, sched_getscheduler(0));
+    c.Follow(-1, t0_);  // a client CPU the kernel cannot name
+    EXPECT_EQ(-1, c.pinned_cpu());
+    EXPECT_FALSE(c.waiting_turn());
+    EXPECT_EQ(SCHED_OTHER, sched_getscheduler(0));
+  });
+}
+
 TEST_F(ClientCpuAffinityTest, FollowsAClientThatMoves) {
   ConnectionThread a(&shared_), b(&shared_);
   std::vector<int> cpus;
