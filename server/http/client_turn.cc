@@ -18,7 +18,8 @@ ClientTurn::~ClientTurn() {
 
 void ClientTurn::Begin() {
   if (sharing_) return;
-  Begin(batch_ || pause_left_ > 0 || !readable_ ? 0 : RunDelayNanos());
+  sharing_ = true;
+  if (MayWait()) Resume(RunDelayNanos());  // the file is read only when the run delay is used
 }
 
 void ClientTurn::Begin(int64_t run_delay_ns) {
@@ -26,8 +27,10 @@ void ClientTurn::Begin(int64_t run_delay_ns) {
   Resume(run_delay_ns);
 }
 
+bool ClientTurn::MayWait() const { return sharing_ && !batch_ && pause_left_ == 0 && readable_; }
+
 void ClientTurn::Resume(int64_t run_delay_ns) {
-  if (!sharing_ || batch_ || pause_left_ > 0 || !readable_) return;
+  if (!MayWait()) return;
   if (run_delay_ns < 0) {
     readable_ = false;  // no watch over a busy client: never wait
     return;

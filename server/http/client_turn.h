@@ -7,8 +7,8 @@
 // half a request, polled and switched back; then the body. Four switches and two wake-ups a request, where two
 // switches do: the thread as SCHED_BATCH is still woken by the request, but waits until the client sleeps (the
 // scheduler does not preempt on a batch thread's wake-up), and then finds the whole request. On the 2-core Intel
-// VM of the benchmark (2026-11-29) that took the thread's context switches from 1.85 to 1.0 a request, and 10-15%
-// off a Query page and a no-op request (bench/README.md).
+// VM of the benchmark (2026-11-29) that took the thread's context switches from 1.85 to 1.0 a request, ~10% off a
+// Query page and ~20% off a no-op request (medians; bench/README.md).
 //
 // A client whose CPU stays busy after it sent (a thread of its own computing, another process on that CPU) would
 // make the thread wait for the end of a time slice, milliseconds a request. So at the end of each epoch of
@@ -60,7 +60,9 @@ class ClientTurn {
  private:
   // The calling thread's run delay in ns so far, or -1 if it cannot be read.
   int64_t RunDelayNanos();
-  // Waits its turn if it shares the client's CPU and is not paused.
+  // Whether it would wait its turn now: sharing the client's CPU, not already waiting, not paused, watched.
+  bool MayWait() const;
+  // Waits its turn if MayWait().
   void Resume(int64_t run_delay_ns);
   void SetBatch(bool batch);
 
