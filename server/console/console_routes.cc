@@ -21,9 +21,10 @@ bool EndsWith(std::string_view text, std::string_view suffix) {
 
 // The headers of every console answer: its files are revalidated (a new binary serves new ones), its JSON views
 // never kept.
+// REQUIRES: content_type has static storage (WireResponse::content_type).
 WireResponse ConsoleAnswer(std::string_view content_type, std::string body, const char* cache_control) {
   WireResponse response;
-  response.content_type = std::string(content_type);
+  response.content_type = content_type;
   response.body = std::move(body);
   response.headers = {{"Cache-Control", cache_control},
                       {"Content-Security-Policy", kConsoleSecurityPolicy},

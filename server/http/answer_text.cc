@@ -2,7 +2,9 @@
 
 #include <libdeflate.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <ctime>
 #include <random>
 
@@ -10,17 +12,51 @@
 
 namespace dynapage {
 
-std::string NewRequestId() {
-  static const char kAlphabet[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
-  thread_local std::mt19937_64 rng(std::random_device{}());
-  std::string id(52, '0');
-  // One character from each byte of a draw, by a multiply and a shift instead of a division: seven draws.
-  // (A byte maps to 36 characters unevenly, 8 or 7 bytes each: an id need be unique, not uniform.)
-  for (size_t i = 0; i < id.size(); i += 8) {
+namespace {
+
+constexpr char kIdAlphabet[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+constexpr size_t kIdBase = sizeof(kIdAlphabet) - 1;
+
+bool IsIdCharacter(char c) { return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z'); }
+
+}  // namespace
+
+RequestId RequestId::Random() {
+  RequestId id;
+  // One character from each byte of a draw, by a multiply and a shift instead of a division. (A byte maps to 36
+  // characters unevenly, 8 or 7 bytes each: an id need be unique, not uniform.)
+  std::mt19937_64 rng(std::random_device{}());
+  for (size_t i = 0; i < kLength; i += 8) {
     uint64_t bits = rng();
-    for (size_t j = i; j < i + 8 && j < id.size(); j++, bits >>= 8) id[j] = kAlphabet[((bits & 0xFF) * 36) >> 8];
+    for (size_t j = i; j < i + 8 && j < kLength; j++, bits >>= 8) {
+      id.text_[j] = kIdAlphabet[((bits & 0xFF) * kIdBase) >> 8];
+    }
   }
   return id;
+}
+
+RequestId RequestId::FromText(std::string_view text) {
+  DP_DCHECK(text.size() == kLength && std::all_of(text.begin(), text.end(), IsIdCharacter));
+  RequestId id;
+  std::memcpy(id.text_, text.data(), kLength);
+  return id;
+}
+
+RequestId RequestId::Next() const {
+  RequestId next = *this;
+  for (size_t i = kLength; i-- > 0;) {
+    char c = next.text_[i];
+    size_t value = static_cast<size_t>(c <= '9' ? c - '0' : c - 'A' + 10) + 1;
+    next.text_[i] = kIdAlphabet[value % kIdBase];
+    if (value < kIdBase) break;  // no carry
+  }
+  return next;
+}
+
+RequestId NewRequestId() {
+  thread_local RequestId last = RequestId::Random();
+  last = last.Next();
+  return last;
 }
 
 const std::string& DateHeaderLine() {
@@ -67,7 +103,8 @@ std::string ClosingAnswer(int status, const char* reason) {
   std::string body = RefusalBody(status, reason);
   const char* status_line = status == 503 ? "HTTP/1.1 503 Service Unavailable" : "HTTP/1.1 400 Bad Request";
   return status_line + std::string("\r\nConnection: close\r\nContent-Type: ") + kJsonType +
-         "\r\nContent-Length: " + std::to_string(body.size()) + "\r\nx-amzn-RequestId: " + NewRequestId() +
+         "\r\nContent-Length: " + std::to_string(body.size()) +
+         "\r\nx-amzn-RequestId: " + std::string(NewRequestId().view()) +
          "\r\nx-amz-crc32: " + std::to_string(libdeflate_crc32(0, body.data(), body.size())) + "\r\n" +
          DateHeaderLine() + "\r\n" + body;
 }

@@ -1,5 +1,6 @@
 #include "server/http/direct_head.h"
 
+#include <cstdint>
 #include <cstring>
 
 #include "engine/base/byte_scan.h"
@@ -38,10 +39,30 @@ struct NotFieldValueByte {
 #endif
 };
 
-// name (ASCII letters in any case) equals lower, which is lower-case.
+// Whether a and b, T-sized words of name and lower, are equal when a's letters are lower-cased (see NameIs).
+template <typename T>
+bool WordIs(const char* a, const char* b) {
+  T x, y;
+  std::memcpy(&x, a, sizeof(T));
+  std::memcpy(&y, b, sizeof(T));
+  return (x | static_cast<T>(0x2020202020202020ULL)) == y;
+}
+
+// Whether name, a header name (token characters, RFC 9110 §5.6.2), is lower in any case; lower is lower-case
+// letters, digits and '-'. Setting bit 0x20 lower-cases a letter and leaves digits and '-' as they are, and maps no
+// other token character onto one of lower's (only control bytes): so a name compares a word at a time, where a
+// byte at a time was ~5% of a no-op request.
 template <size_t N>
 bool NameIs(std::string_view name, const char (&lower)[N]) {
-  return EqualsIgnoringCase(name, lower, N - 1);
+  constexpr size_t n = N - 1;
+  static_assert(n >= 4, "a name of at least 4 characters");
+  if (name.size() != n) return false;
+  const char* p = name.data();
+  if (n < 8) return WordIs<uint32_t>(p, lower) && WordIs<uint32_t>(p + n - 4, lower + n - 4);
+  for (size_t i = 0; i + 8 < n; i += 8) {
+    if (!WordIs<uint64_t>(p + i, lower + i)) return false;
+  }
+  return WordIs<uint64_t>(p + n - 8, lower + n - 8);  // the last 8 bytes, overlapping the words before
 }
 
 bool ParseLength(std::string_view text, size_t* out) {
@@ -57,6 +78,29 @@ bool ParseLength(std::string_view text, size_t* out) {
 }
 
 }  // namespace
+
+size_t FindHeadEnd(std::string_view text) {
+  const char* p = text.data();
+  const size_t n = text.size();
+  // Whether the '\n' at `at` closes "\r\n\r\n".
+  auto closes_head = [p](size_t at) { return at >= 3 && p[at - 1] == '\r' && p[at - 2] == '\n' && p[at - 3] == '\r'; };
+  size_t i = 0;
+#if defined(__SSE2__)
+  const __m128i line_feed = _mm_set1_epi8('\n');
+  for (; i + 16 <= n; i += 16) {
+    __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+    for (unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(block, line_feed))); mask != 0;
+         mask &= mask - 1) {
+      size_t at = i + static_cast<size_t>(__builtin_ctz(mask));
+      if (closes_head(at)) return at - 3;
+    }
+  }
+#endif
+  for (; i < n; i++) {
+    if (p[i] == '\n' && closes_head(i)) return i - 3;
+  }
+  return std::string_view::npos;
+}
 
 bool ParseDirectHead(std::string_view head, DirectHead* out) {
   static constexpr std::string_view kRequestLine = "POST / HTTP/1.1\r\n";

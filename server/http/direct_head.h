@@ -30,6 +30,10 @@ struct DirectHead {
 // views head. False for anything else, with *out unspecified.
 bool ParseDirectHead(std::string_view head, DirectHead* out);
 
+// Where the first "\r\n\r\n" of text begins (the end of a request head), or std::string_view::npos: text.find's
+// answer, from one look at each '\n' found 16 bytes at a time (find calls memchr once for each '\r', ~8 a head).
+size_t FindHeadEnd(std::string_view text);
+
 }  // namespace dynapage
 
 #endif  // DYNAPAGE_SERVER_HTTP_DIRECT_HEAD_H_

@@ -43,7 +43,9 @@ struct HttpRequestView {
 
 struct HttpAnswer {
   int status = 200;
-  std::string content_type = "application/x-amz-json-1.0";
+  // A constant (every answer's type is one): a view, because a string of its length would be an allocation per
+  // request. REQUIRES: static storage.
+  std::string_view content_type = "application/x-amz-json-1.0";
   std::string body;
   bool drop_connection = false;  // an injected fault: close the connection without answering
   // More header lines (name, value) for answers that need them (the console's caching and CSP); REQUIRES: no CR

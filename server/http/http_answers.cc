@@ -31,9 +31,9 @@ void HttpServer::Answer(const httplib::Request& req, httplib::Response& res) {
     return;
   }
   // The request id is made before the handler runs, so that everything the request does can name it.
-  std::string request_id = NewRequestId();
+  RequestId request_id = NewRequestId();
   HttpRequestView request;
-  request.request_id = request_id;
+  request.request_id = request_id.view();
   request.method = req.method;
   request.path = req.path;
   size_t question = req.target.find('?');
@@ -63,8 +63,8 @@ void HttpServer::Answer(const httplib::Request& req, httplib::Response& res) {
   }
   res.status = r.status;
   // Straight into the header map: set_header() would scan the value, which we made, for CR and LF.
-  res.headers.emplace("Content-Type", std::move(r.content_type));
-  res.headers.emplace("x-amzn-RequestId", std::move(request_id));
+  res.headers.emplace("Content-Type", std::string(r.content_type));
+  res.headers.emplace("x-amzn-RequestId", std::string(request_id.view()));
   for (auto& [name, value] : r.headers) res.headers.emplace(std::move(name), std::move(value));
   if (cors_header_lines_.empty() && !request.origin.empty() &&
       OriginAllowed(CrossOriginOrigins(request.path), request.origin)) {
@@ -86,7 +86,7 @@ void HttpServer::AnswerPreflight(const httplib::Request& req, httplib::Response&
   HttpAnswer refusal;
   if (handler_->RefusePreflight(request, &refusal)) {
     res.status = refusal.status;
-    res.set_content(std::move(refusal.body), refusal.content_type);
+    res.set_content(std::move(refusal.body), std::string(refusal.content_type));
     return;
   }
   // With the constant "any origin" lines, the server's own rule needs no look at the origin; a path with a rule of
@@ -158,7 +158,7 @@ void HttpServer::InstallHandlers() {
       if (res.headers.find("Connection") == res.headers.end()) res.headers.emplace("Connection", "close");
     }
     if (res.headers.find("x-amzn-RequestId") == res.headers.end())
-      res.headers.emplace("x-amzn-RequestId", NewRequestId());
+      res.headers.emplace("x-amzn-RequestId", std::string(NewRequestId().view()));
     res.headers.emplace("x-amz-crc32", std::to_string(libdeflate_crc32(0, res.body.data(), res.body.size())));
   });
   auto handle = [this](const httplib::Request& req, httplib::Response& res) { Answer(req, res); };

@@ -1,6 +1,10 @@
 #include "server/operations/operation_table.h"
 
+#include <algorithm>
 #include <cstddef>
+#include <iterator>
+
+#include "engine/base/check.h"
 
 #include "server/operations/partiql_members.h"
 
@@ -87,12 +91,16 @@ const OperationEntry kStreamsOperations[] = {
     {"ListStreams", HandleListStreams},
 };
 
+bool NameBefore(const OperationEntry& a, const OperationEntry& b) { return a.name < b.name; }
+
+// By binary search: every request looks its operation up, and a Query was ~45 comparisons down the table.
+// REQUIRES: table is sorted by name (checked in debug and test builds).
 template <size_t N>
 const OperationEntry* Find(const OperationEntry (&table)[N], std::string_view name) {
-  for (const OperationEntry& entry : table) {
-    if (entry.name == name) return &entry;
-  }
-  return nullptr;
+  DP_DCHECK(std::is_sorted(std::begin(table), std::end(table), NameBefore));
+  const OperationEntry* at =
+      std::lower_bound(std::begin(table), std::end(table), OperationEntry{name, nullptr}, NameBefore);
+  return at != std::end(table) && at->name == name ? at : nullptr;
 }
 }  // namespace
 

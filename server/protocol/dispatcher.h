@@ -80,7 +80,7 @@ struct WireRequest {
 
 struct WireResponse {
   int status = 200;
-  std::string content_type = "application/x-amz-json-1.0";
+  std::string_view content_type = "application/x-amz-json-1.0";  // REQUIRES: static storage (HttpAnswer's)
   std::string body;
   bool drop_connection = false;  // an injected fault: close the connection without answering
   // More header lines (name, value): the console's Cache-Control and Content-Security-Policy (HttpAnswer's).
@@ -137,6 +137,8 @@ Caller CallerOf(std::string_view authorization, const std::string& default_regio
 // options' clock, page limit and delays.
 RequestContext ServiceRequestContext(const ServiceOptions& options, std::string_view request_id,
                                      std::string_view authorization);
+// The same, for a caller already known.
+RequestContext ServiceRequestContext(const ServiceOptions& options, std::string_view request_id, Caller caller);
 
 class Dispatcher {
  public:
@@ -149,8 +151,6 @@ class Dispatcher {
   WireResponse Handle(const WireRequest& request) const;
 
  private:
-  // The RequestContext of one request.
-  RequestContext ContextFor(const WireRequest& request) const;
   // The handler X-Amz-Target names, or nullptr.
   OperationHandler FindHandler(std::string_view target) const;
   // Runs the operation and makes its answer.

@@ -13,7 +13,7 @@ namespace {
 HttpAnswer ToHttpAnswer(WireResponse&& answer) {
   HttpAnswer response;
   response.status = answer.status;
-  response.content_type = std::move(answer.content_type);
+  response.content_type = answer.content_type;
   response.body = std::move(answer.body);
   response.drop_connection = answer.drop_connection;
   response.headers = std::move(answer.headers);

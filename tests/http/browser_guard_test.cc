@@ -59,6 +59,19 @@ TEST(BrowserGuard, LoopbackHostNames) {
   }
 }
 
+// A thread remembers the last loopback Host it saw (a client sends the same one every time): what it remembers
+// answers only for that very Host, never for one that extends it or differs from it by a byte.
+TEST(BrowserGuard, ARememberedLoopbackHostAnswersOnlyForItself) {
+  for (const char* foreign :
+       {"127.0.0.1:8000@evil", "127.0.0.1.evil:8000", "128.0.0.1:8000", "127.0.0.1:8000x", "evil.example:8000"}) {
+    ASSERT_TRUE(IsLoopbackHost("127.0.0.1:8000"));
+    EXPECT_FALSE(IsLoopbackHost(foreign)) << foreign;
+  }
+  const std::string long_name = std::string(100, 'a') + ".localhost";  // too long to remember: looked at each time
+  EXPECT_TRUE(IsLoopbackHost(long_name));
+  EXPECT_FALSE(IsLoopbackHost(std::string(100, 'a') + ".localhost.evil"));
+}
+
 TEST(BrowserGuard, BrowserShapedRequestsAreRefusedAndChangeNothing) {
   TestServer server;
   LoadTable(server);

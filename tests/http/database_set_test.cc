@@ -10,6 +10,7 @@
 #include <string>
 #include <thread>
 
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "server/http/http_server.h"
@@ -17,6 +18,7 @@
 #include "server/service/service.h"
 #include "tests/http/http_test_util.h"
 #include "tests/http/namespaced_server.h"
+#include "tests/http/raw_http_util.h"
 
 namespace dynapage {
 namespace {
@@ -124,6 +126,42 @@ TEST(NamespaceHttpTest, AccessKeyRegionKeepsEachKeyAndRegionApart) {
   server.Call("bob", "us-west-2", "ListTagsOfResource",
               R"({"ResourceArn":"arn:aws:dynamodb:us-west-2:000000000000:table/orders"})", &status);
   EXPECT_EQ(400, status);
+}
+
+// The requests of one connection may be signed by different callers, each served as its own: a connection's thread
+// remembers the last valid credential scope it saw, and must answer no other scope with it.
+TEST(NamespaceHttpTest, OneConnectionServesEachRequestAsItsOwnCaller) {
+  NamespacedServer server(NamespaceMode::kAccessKeyRegion);
+  ASSERT_NE("", server.CreateTable("alice", "us-west-2", "orders"));
+  int fd = ConnectLoopback(server.port());
+  ASSERT_GE(fd, 0);
+  auto list_tables = [fd](const std::string& authorization) {
+    const std::string body = "{}";
+    std::string request =
+        "POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-amz-json-1.0\r\n"
+        "X-Amz-Date: 20260101T000000Z\r\nX-Amz-Target: DynamoDB_20120810.ListTables\r\n"
+        "Authorization: " +
+        authorization + "\r\nContent-Length: 2\r\n\r\n" + body;
+    if (::send(fd, request.data(), request.size(), MSG_NOSIGNAL) != static_cast<ssize_t>(request.size()))
+      return std::string();
+    std::string answer = ReadRawAnswer(fd);
+    size_t head_end = answer.find("\r\n\r\n");
+    return head_end == std::string::npos ? answer : answer.substr(head_end + 4);
+  };
+  const std::string orders = R"({"TableNames":["orders"]})", none = R"({"TableNames":[]})";
+  EXPECT_EQ(orders, list_tables(Authorization("alice", "us-west-2")));
+  EXPECT_EQ(none, list_tables(Authorization("bob", "us-west-2")));
+  EXPECT_EQ(orders, list_tables(Authorization("alice", "us-west-2")));
+  EXPECT_EQ(none, list_tables(Authorization("alice", "us-east-1")));
+  EXPECT_EQ(none, list_tables(Authorization("alicf", "us-west-2")));
+  EXPECT_NE(std::string::npos, list_tables(Authorization("alice", "US-WEST-2")).find("InvalidSignatureException"));
+  std::string next_day = Authorization("alice", "us-west-2");
+  next_day.replace(next_day.find("20260101"), 8, "20260102");
+  EXPECT_EQ(orders, list_tables(next_day));
+  EXPECT_NE(std::string::npos, list_tables("AWS4-HMAC-SHA256 Credential=alice/20260101/us-west-2/dynamodb, "
+                                           "SignedHeaders=host, Signature=1")
+                                   .find("IncompleteSignatureException"));
+  ::close(fd);
 }
 
 TEST(NamespaceHttpTest, RegionSharesTablesAcrossAccessKeys) {

@@ -65,6 +65,8 @@ class NamespacedServer {
     return d["TableDescription"]["TableArn"].GetString();
   }
 
+  int port() const { return port_; }
+
   std::string TableNames(const std::string& access_key, const std::string& region) {
     rapidjson::Document d = Call(access_key, region, "ListTables", "{}");
     std::string names;

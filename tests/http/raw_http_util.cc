@@ -2,6 +2,7 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <unistd.h>
 
 namespace dynapage {
@@ -12,8 +13,26 @@ const char kRawSignedHeaders[] =
     "SignedHeaders=host, Signature=x\r\n";
 
 std::string RawRequest(const std::string& operation, const std::string& body, const std::string& extra_headers) {
-  return "POST / HTTP/1.1\r\nHost: localhost\r\n" + std::string(kRawSignedHeaders) + "X-Amz-Target: DynamoDB_20120810." +
-         operation + "\r\n" + extra_headers + "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+  return "POST / HTTP/1.1\r\nHost: localhost\r\n" + std::string(kRawSignedHeaders) +
+         "X-Amz-Target: DynamoDB_20120810." + operation + "\r\n" + extra_headers +
+         "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+}
+
+std::string ReadRawAnswer(int fd) {
+  std::string bytes;
+  char buf[65536];
+  while (true) {
+    size_t head_end = bytes.find("\r\n\r\n");
+    if (head_end != std::string::npos) {
+      size_t at = bytes.find("Content-Length: ");
+      if (at != std::string::npos && bytes.size() >= head_end + 4 + std::stoul(bytes.substr(at + 16))) return bytes;
+    }
+    pollfd p{fd, POLLIN, 0};
+    if (::poll(&p, 1, 10000) <= 0) return bytes;
+    ssize_t n = ::recv(fd, buf, sizeof(buf), 0);
+    if (n <= 0) return bytes;
+    bytes.append(buf, static_cast<size_t>(n));
+  }
 }
 
 int ConnectLoopback(int port, int family) {

@@ -16,6 +16,10 @@ extern const char kRawSignedHeaders[];
 // The bytes of a well-formed POST of operation with body, with extra_headers (whole "Name: value\r\n" lines).
 std::string RawRequest(const std::string& operation, const std::string& body, const std::string& extra_headers = "");
 
+// One whole answer (head and Content-Length body) read from fd, or what arrived before the connection closed or 10
+// seconds passed.
+std::string ReadRawAnswer(int fd);
+
 // A TCP connection to the loopback address of family (AF_INET: 127.0.0.1, AF_INET6: ::1) on port, or -1.
 int ConnectLoopback(int port, int family = AF_INET);
 
