@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "engine/base/check.h"
 #include "server/http/answer_text.h"
 #include "server/http/connection_server.h"
 #include "server/http/connection_stream.h"
@@ -46,6 +47,7 @@ class PieceWriter {
   }
   // A number in decimal. REQUIRES: fewer than kNumbers numbers before the writer is destroyed.
   PieceWriter& operator<<(uint64_t number) {
+    DP_DCHECK(numbers_ < kNumbers);
     char* digits = digits_[numbers_++];
     return *this << std::string_view(digits, std::to_chars(digits, digits + kDigits, number).ptr - digits);
   }
@@ -110,17 +112,18 @@ DirectOutcome HttpServer::ServeDirect(ConnectionStream& stream, bool* close_conn
   // The header lines cpp-httplib writes (its map has no order; these go sorted), then Date and the CORS lines.
   thread_local std::string text;
   {
-    PieceWriter head(&text);
-    head << "HTTP/1.1 " << static_cast<uint64_t>(answer.status) << " " << httplib::status_message(answer.status)
-         << "\r\n";
-    if (*close_connection) head << "Connection: close\r\n";
-    head << "Content-Length: " << static_cast<uint64_t>(answer.body.size()) << "\r\n";
-    head << "Content-Type: " << answer.content_type << "\r\n";
-    if (!*close_connection) head << keep_alive_line_;
-    head << "x-amz-crc32: " << static_cast<uint64_t>(libdeflate_crc32(0, answer.body.data(), answer.body.size()));
-    head << "\r\nx-amzn-RequestId: " << request_id.view() << "\r\n";
-    for (const auto& [name, value] : answer.headers) head << name << ": " << value << "\r\n";
-    head << DateHeaderLine() << cors_header_lines_ << "\r\n";
+    PieceWriter answer_head(&text);
+    answer_head << "HTTP/1.1 " << static_cast<uint64_t>(answer.status) << " " << httplib::status_message(answer.status)
+                << "\r\n";
+    if (*close_connection) answer_head << "Connection: close\r\n";
+    answer_head << "Content-Length: " << static_cast<uint64_t>(answer.body.size()) << "\r\n";
+    answer_head << "Content-Type: " << answer.content_type << "\r\n";
+    if (!*close_connection) answer_head << keep_alive_line_;
+    answer_head << "x-amz-crc32: "
+                << static_cast<uint64_t>(libdeflate_crc32(0, answer.body.data(), answer.body.size()));
+    answer_head << "\r\nx-amzn-RequestId: " << request_id.view() << "\r\n";
+    for (const auto& [name, value] : answer.headers) answer_head << name << ": " << value << "\r\n";
+    answer_head << DateHeaderLine() << cors_header_lines_ << "\r\n";
   }
   bool written =
       stream.write(text.data(), text.size()) >= 0 && stream.write(answer.body.data(), answer.body.size()) >= 0;

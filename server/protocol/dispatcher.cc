@@ -144,8 +144,8 @@ rapidjson::CrtAllocator shared_stack_allocator;
 
 // The writer of an answer's JSON and its buffer, kept by the thread from one request to the next: neither the
 // buffer nor the writer's nesting stack is allocated again for each (four allocations a request), and a large
-// page's buffer grows once. A buffer grown past kKeptAnswerBytes is given back after its request, so that idle
-// connections stay small; a request run within another on the same thread
+// page's buffer grows once. A buffer grown past kKeptAnswerBytes (a Query page of 25 items of ~200 bytes is ~6 KB)
+// is given back after its request, so that idle connections stay small; a request run within another on the same thread
 // gets a writer of its own.
 class AnswerWriter {
  public:
@@ -175,7 +175,7 @@ class AnswerWriter {
   std::string_view text() const { return std::string_view(output_->buffer.GetString(), output_->buffer.GetSize()); }
 
  private:
-  static constexpr size_t kKeptAnswerBytes = 64 * 1024;
+  static constexpr size_t kKeptAnswerBytes = 16 * 1024;
   struct Output {
     rapidjson::StringBuffer buffer{&shared_stack_allocator};
     JsonWriter writer{buffer, &shared_stack_allocator};
