@@ -230,7 +230,11 @@ TEST(BulkOperationsTest, CancelStopsAtABatchBoundaryAndKeepsTheWrites) {
   HttpResult cancel = server.Call("CancelBulkOperation", R"({"BulkOperationArn":")" + arn + R"("})");
   ASSERT_EQ(200, cancel.status) << cancel.Describe();
   EXPECT_STREQ("CANCELLING", cancel.json["BulkOperationStatus"].GetString());
-  EXPECT_STREQ("CANCELLING", Description(Describe(server, arn))["BulkOperationStatus"].GetString());
+  // CANCELLING while the worker pauses before its second batch; CANCELLED already when the cancel reached it while
+  // it was still reading that batch's records (it then stops without the pause; ~1 run in 4 here, and the CI
+  // machine's once). Either way it stopped at the batch boundary, as the count below shows.
+  const std::string described = Description(Describe(server, arn))["BulkOperationStatus"].GetString();
+  EXPECT_TRUE(described == "CANCELLING" || described == "CANCELLED") << described;
   HttpResult cancelled = WaitTerminal(server, arn);
   EXPECT_STREQ("CANCELLED", Description(cancelled)["BulkOperationStatus"].GetString()) << cancelled.Describe();
   EXPECT_STREQ("BulkOperationCancelled", Description(cancelled)["FailureCode"].GetString());
