@@ -105,8 +105,15 @@ const OperationEntry* Find(const OperationEntry (&table)[N], std::string_view na
 }  // namespace
 
 OperationHandler FindOperation(std::string_view name) {
-  const OperationEntry* entry = Find(kOperations, name);
-  return entry ? entry->handler : nullptr;
+  // A client mostly repeats its operation: the last one a thread found is compared first (one comparison where the
+  // search was ~7).
+  thread_local const OperationEntry* last_found = nullptr;
+  if (last_found == nullptr || last_found->name != name) {
+    const OperationEntry* entry = Find(kOperations, name);
+    if (!entry) return nullptr;
+    last_found = entry;
+  }
+  return last_found->handler;
 }
 
 OperationHandler FindStreamsOperation(std::string_view name) {

@@ -45,9 +45,40 @@ std::string_view CredentialOf(std::string_view authorization);
 // few instructions where checking and splitting it again took ~1,700 (13% of a no-op request).
 struct RememberedScope {
   std::string credential;  // "AKID/20260101/us-west-2/dynamodb/aws4_request"; empty: none yet
+  // The last valid header that ended in its Signature parameter, up to that parameter ("AWS4-HMAC-SHA256
+  // Credential=…, SignedHeaders=…, "); empty: none. A client's headers differ only in their signatures.
+  std::string signed_prefix;
   Caller caller;
 };
 thread_local RememberedScope remembered_scope;
+
+constexpr std::string_view kSignatureParameter = "Signature=";
+
+// Where the last parameter of an Authorization header begins, when it is a Signature with a value (the first byte
+// after the header's last ',' or ' '); else npos. Such a header is its part before that parameter and one more
+// present parameter, Signature: it passes the checks below exactly when that part followed by any signature
+// passes them, since the part ends where a parameter ends and holds the credential.
+size_t FinalSignatureAt(std::string_view header) {
+  size_t at = header.find_last_of(", ");
+  if (at == std::string_view::npos) return at;
+  at++;
+  std::string_view last = header.substr(at);
+  return last.size() > kSignatureParameter.size() && last.substr(0, kSignatureParameter.size()) == kSignatureParameter
+             ? at
+             : std::string_view::npos;
+}
+
+// Whether header is the remembered signed prefix followed by a Signature parameter with a value.
+bool HasRememberedPrefix(std::string_view header) {
+  const std::string& prefix = remembered_scope.signed_prefix;
+  if (prefix.empty() || header.size() <= prefix.size() + kSignatureParameter.size() ||
+      std::memcmp(header.data(), prefix.data(), prefix.size()) != 0) {
+    return false;
+  }
+  std::string_view last = header.substr(prefix.size());
+  return last.substr(0, kSignatureParameter.size()) == kSignatureParameter &&
+         ParameterEnd(header, prefix.size()) == header.size();
+}
 
 // The authentication checks DynamoDB makes before looking at the request (dynalite's wording), and the credential
 // scope's (CheckCredentialScope). When they pass, *caller is the request's (CallerOf), default_region where its
@@ -64,6 +95,11 @@ bool CheckAuthorization(const WireRequest& r, const std::string& default_region,
   }
   if (r.authorization.empty()) {
     *caller = CallerOf(r.authorization, default_region);
+    return true;
+  }
+  // The header a thread saw last but for its signature: nothing to check again (~900 instructions).
+  if (r.has_amz_date && HasRememberedPrefix(r.authorization)) {
+    *caller = remembered_scope.caller;
     return true;
   }
   // "AWS4-HMAC-SHA256 Credential=…, SignedHeaders=…, Signature=…": the parameters after the scheme, separated by
@@ -93,18 +129,22 @@ bool CheckAuthorization(const WireRequest& r, const std::string& default_region,
   if (!r.has_amz_date) msg += "Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header. ";
   if (msg.empty()) {
     std::string_view credential = CredentialOf(r.authorization);
-    if (!credential.empty() && credential == remembered_scope.credential) {
-      *caller = remembered_scope.caller;
-      return true;
+    if (credential.empty() || credential != remembered_scope.credential) {
+      std::string type, message;
+      if (!CheckCredentialScope(r.authorization, &type, &message)) {
+        *error = ServiceError(type, message);
+        return false;
+      }
+      remembered_scope.caller = CallerOf(r.authorization, default_region);
+      remembered_scope.credential.assign(credential);
     }
-    std::string type, message;
-    if (!CheckCredentialScope(r.authorization, &type, &message)) {
-      *error = ServiceError(type, message);
-      return false;
+    size_t signature_at = FinalSignatureAt(r.authorization);
+    if (signature_at != std::string_view::npos) {
+      remembered_scope.signed_prefix.assign(r.authorization.substr(0, signature_at));
+    } else {
+      remembered_scope.signed_prefix.clear();
     }
-    *caller = CallerOf(r.authorization, default_region);
-    remembered_scope.credential.assign(credential);
-    remembered_scope.caller = *caller;
+    *caller = remembered_scope.caller;
     return true;
   }
   // The header is echoed as it came, except bytes that are not UTF-8: an answer is always valid UTF-8.

@@ -1,6 +1,7 @@
 #include "server/protocol/request_reader.h"
 
 #include <cmath>
+#include <cstring>
 
 #include "engine/base/messages.h"
 #include "engine/model/attribute_value_json.h"
@@ -12,14 +13,20 @@ const EnumValues kReturnConsumedCapacityValues = {"INDEXES", "TOTAL", "NONE"};
 const EnumValues kReturnValuesValues = {"ALL_NEW", "UPDATED_OLD", "ALL_OLD", "NONE", "UPDATED_NEW"};
 const EnumValues kReturnItemCollectionMetricsValues = {"SIZE", "NONE"};
 
-const rapidjson::Value* RequestReader::Get(const char* name) const {
+// The first member of that name, as FindMember finds it, but with the name's length known where it is written: an
+// operation reads ~20 members, and FindMember(const char*) measured each name and built a value of it first
+// (~120 instructions a lookup, ~4% of a Query page).
+const rapidjson::Value* RequestReader::Get(std::string_view name) const {
   if (!body_.IsObject()) return nullptr;
-  auto it = body_.FindMember(name);
-  if (it == body_.MemberEnd() || it->value.IsNull()) return nullptr;
-  return &it->value;
+  for (auto it = body_.MemberBegin(); it != body_.MemberEnd(); ++it) {
+    if (it->name.GetStringLength() == name.size() && std::memcmp(it->name.GetString(), name.data(), name.size()) == 0) {
+      return it->value.IsNull() ? nullptr : &it->value;
+    }
+  }
+  return nullptr;
 }
 
-Status RequestReader::GetString(const char* name, std::optional<std::string>* out) const {
+Status RequestReader::GetString(std::string_view name, std::optional<std::string>* out) const {
   out->reset();
   const rapidjson::Value* v = Get(name);
   if (!v) return Status::OK();
@@ -28,7 +35,7 @@ Status RequestReader::GetString(const char* name, std::optional<std::string>* ou
   return Status::OK();
 }
 
-Status RequestReader::GetInteger(const char* name, std::optional<int64_t>* out) const {
+Status RequestReader::GetInteger(std::string_view name, std::optional<int64_t>* out) const {
   out->reset();
   const rapidjson::Value* v = Get(name);
   if (!v) return Status::OK();
@@ -44,7 +51,7 @@ Status RequestReader::GetInteger(const char* name, std::optional<int64_t>* out) 
   return Status::OK();
 }
 
-Status RequestReader::GetBoolean(const char* name, std::optional<bool>* out) const {
+Status RequestReader::GetBoolean(std::string_view name, std::optional<bool>* out) const {
   out->reset();
   const rapidjson::Value* v = Get(name);
   if (!v) return Status::OK();
@@ -53,7 +60,7 @@ Status RequestReader::GetBoolean(const char* name, std::optional<bool>* out) con
   return Status::OK();
 }
 
-Status RequestReader::GetStringList(const char* name, std::optional<std::vector<std::string>>* out) const {
+Status RequestReader::GetStringList(std::string_view name, std::optional<std::vector<std::string>>* out) const {
   out->reset();
   const rapidjson::Value* v = Get(name);
   if (!v) return Status::OK();
@@ -68,7 +75,8 @@ Status RequestReader::GetStringList(const char* name, std::optional<std::vector<
   return Status::OK();
 }
 
-Status RequestReader::GetStringMap(const char* name, std::optional<std::map<std::string, std::string>>* out) const {
+Status RequestReader::GetStringMap(std::string_view name,
+                                   std::optional<std::map<std::string, std::string>>* out) const {
   out->reset();
   const rapidjson::Value* v = Get(name);
   if (!v) return Status::OK();
@@ -84,7 +92,7 @@ Status RequestReader::GetStringMap(const char* name, std::optional<std::map<std:
   return Status::OK();
 }
 
-Status RequestReader::GetAttributeMap(const char* name, std::optional<AttributeMap>* out) const {
+Status RequestReader::GetAttributeMap(std::string_view name, std::optional<AttributeMap>* out) const {
   out->reset();
   const rapidjson::Value* v = Get(name);
   if (!v) return Status::OK();
@@ -99,7 +107,7 @@ Status RequestReader::GetExpressionInputs(ExpressionInputs* out) const {
   return GetAttributeMap("ExpressionAttributeValues", &out->values);
 }
 
-Status RequestReader::GetLegacyConditions(const char* name,
+Status RequestReader::GetLegacyConditions(std::string_view name,
                                           std::optional<std::vector<LegacyCondition>>* out) const {
   out->reset();
   const rapidjson::Value* v = Get(name);
@@ -139,7 +147,7 @@ Status RequestReader::GetLegacyConditions(const char* name,
   return Status::OK();
 }
 
-Status RequestReader::GetAttributeUpdates(const char* name,
+Status RequestReader::GetAttributeUpdates(std::string_view name,
                                           std::optional<std::vector<AttributeUpdate>>* out) const {
   out->reset();
   const rapidjson::Value* v = Get(name);

@@ -30,23 +30,23 @@ class RequestReader {
   explicit RequestReader(const rapidjson::Value& body) : body_(body) {}
 
   // The member, or nullptr when absent or null.
-  const rapidjson::Value* Get(const char* name) const;
-  bool Has(const char* name) const { return Get(name) != nullptr; }
+  const rapidjson::Value* Get(std::string_view name) const;
+  bool Has(std::string_view name) const { return Get(name) != nullptr; }
 
-  Status GetString(const char* name, std::optional<std::string>* out) const;
-  Status GetInteger(const char* name, std::optional<int64_t>* out) const;
-  Status GetBoolean(const char* name, std::optional<bool>* out) const;
-  Status GetStringList(const char* name, std::optional<std::vector<std::string>>* out) const;
-  Status GetStringMap(const char* name, std::optional<std::map<std::string, std::string>>* out) const;
+  Status GetString(std::string_view name, std::optional<std::string>* out) const;
+  Status GetInteger(std::string_view name, std::optional<int64_t>* out) const;
+  Status GetBoolean(std::string_view name, std::optional<bool>* out) const;
+  Status GetStringList(std::string_view name, std::optional<std::vector<std::string>>* out) const;
+  Status GetStringMap(std::string_view name, std::optional<std::map<std::string, std::string>>* out) const;
   // A map of attribute name -> AttributeValue (Item, Key, ExclusiveStartKey, ExpressionAttributeValues).
-  Status GetAttributeMap(const char* name, std::optional<AttributeMap>* out) const;
+  Status GetAttributeMap(std::string_view name, std::optional<AttributeMap>* out) const;
 
   // ExpressionAttributeNames and ExpressionAttributeValues.
   Status GetExpressionInputs(ExpressionInputs* out) const;
   // A legacy condition map (Expected, QueryFilter, ScanFilter, KeyConditions).
-  Status GetLegacyConditions(const char* name, std::optional<std::vector<LegacyCondition>>* out) const;
+  Status GetLegacyConditions(std::string_view name, std::optional<std::vector<LegacyCondition>>* out) const;
   // UpdateItem's AttributeUpdates: {attribute: {Action, Value}}.
-  Status GetAttributeUpdates(const char* name, std::optional<std::vector<AttributeUpdate>>* out) const;
+  Status GetAttributeUpdates(std::string_view name, std::optional<std::vector<AttributeUpdate>>* out) const;
 
   const rapidjson::Value& body() const { return body_; }
 

@@ -128,6 +128,19 @@ TEST(NamespaceHttpTest, AccessKeyRegionKeepsEachKeyAndRegionApart) {
   EXPECT_EQ(400, status);
 }
 
+// The body of the answer to a ListTables sent on connection fd with that Authorization header (and an X-Amz-Date
+// header when dated).
+std::string ListTablesOn(int fd, const std::string& authorization, bool dated = true) {
+  std::string request = "POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-amz-json-1.0\r\n" +
+                        std::string(dated ? "X-Amz-Date: 20260101T000000Z\r\n" : "") +
+                        "X-Amz-Target: DynamoDB_20120810.ListTables\r\nAuthorization: " + authorization +
+                        "\r\nContent-Length: 2\r\n\r\n{}";
+  if (::send(fd, request.data(), request.size(), MSG_NOSIGNAL) != static_cast<ssize_t>(request.size())) return "";
+  std::string answer = ReadRawAnswer(fd);
+  size_t head_end = answer.find("\r\n\r\n");
+  return head_end == std::string::npos ? answer : answer.substr(head_end + 4);
+}
+
 // The requests of one connection may be signed by different callers, each served as its own: a connection's thread
 // remembers the last valid credential scope it saw, and must answer no other scope with it.
 TEST(NamespaceHttpTest, OneConnectionServesEachRequestAsItsOwnCaller) {
@@ -135,19 +148,7 @@ TEST(NamespaceHttpTest, OneConnectionServesEachRequestAsItsOwnCaller) {
   ASSERT_NE("", server.CreateTable("alice", "us-west-2", "orders"));
   int fd = ConnectLoopback(server.port());
   ASSERT_GE(fd, 0);
-  auto list_tables = [fd](const std::string& authorization) {
-    const std::string body = "{}";
-    std::string request =
-        "POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-amz-json-1.0\r\n"
-        "X-Amz-Date: 20260101T000000Z\r\nX-Amz-Target: DynamoDB_20120810.ListTables\r\n"
-        "Authorization: " +
-        authorization + "\r\nContent-Length: 2\r\n\r\n" + body;
-    if (::send(fd, request.data(), request.size(), MSG_NOSIGNAL) != static_cast<ssize_t>(request.size()))
-      return std::string();
-    std::string answer = ReadRawAnswer(fd);
-    size_t head_end = answer.find("\r\n\r\n");
-    return head_end == std::string::npos ? answer : answer.substr(head_end + 4);
-  };
+  auto list_tables = [fd](const std::string& authorization) { return ListTablesOn(fd, authorization); };
   const std::string orders = R"({"TableNames":["orders"]})", none = R"({"TableNames":[]})";
   EXPECT_EQ(orders, list_tables(Authorization("alice", "us-west-2")));
   EXPECT_EQ(none, list_tables(Authorization("bob", "us-west-2")));
@@ -161,6 +162,33 @@ TEST(NamespaceHttpTest, OneConnectionServesEachRequestAsItsOwnCaller) {
   EXPECT_NE(std::string::npos, list_tables("AWS4-HMAC-SHA256 Credential=alice/20260101/us-west-2/dynamodb, "
                                            "SignedHeaders=host, Signature=1")
                                    .find("IncompleteSignatureException"));
+  ::close(fd);
+}
+
+// A connection's thread also remembers the last valid header up to its final Signature parameter, and takes a header
+// that is that part and another signature without checking it again: what follows the part must be exactly one
+// Signature with a value, and the request dated, or the header is checked as any other.
+TEST(NamespaceHttpTest, AHeaderLikeTheLastButForItsSignatureIsStillChecked) {
+  NamespacedServer server(NamespaceMode::kAccessKeyRegion);
+  ASSERT_NE("", server.CreateTable("alice", "us-west-2", "orders"));
+  int fd = ConnectLoopback(server.port());
+  ASSERT_GE(fd, 0);
+  const std::string orders = R"({"TableNames":["orders"]})";
+  const std::string signed_part =
+      "AWS4-HMAC-SHA256 Credential=alice/20260101/us-west-2/dynamodb/aws4_request, SignedHeaders=host;x-amz-date, ";
+  EXPECT_EQ(orders, ListTablesOn(fd, signed_part + "Signature=0123"));
+  EXPECT_EQ(orders, ListTablesOn(fd, signed_part + "Signature=4567"));
+  // No value: the Signature parameter is missing.
+  std::string answer = ListTablesOn(fd, signed_part + "Signature=");
+  EXPECT_NE(std::string::npos, answer.find("requires 'Signature' parameter")) << answer;
+  EXPECT_EQ(orders, ListTablesOn(fd, signed_part + "Signature=0123"));
+  // An empty Signature followed by another parameter: still missing.
+  answer = ListTablesOn(fd, signed_part + "Signature=, Extra=1");
+  EXPECT_NE(std::string::npos, answer.find("requires 'Signature' parameter")) << answer;
+  EXPECT_EQ(orders, ListTablesOn(fd, signed_part + "Signature=0123"));
+  // Neither X-Amz-Date nor Date.
+  answer = ListTablesOn(fd, signed_part + "Signature=89ab", /*dated=*/false);
+  EXPECT_NE(std::string::npos, answer.find("either a 'X-Amz-Date' or a 'Date' header")) << answer;
   ::close(fd);
 }
 

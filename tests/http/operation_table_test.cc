@@ -33,5 +33,19 @@ TEST(OperationTableTest, NoOtherNameFindsAnOperation) {
   }
 }
 
+// The last operation a thread found is compared first: a name finds its own operation whatever was found before.
+TEST(OperationTableTest, EachNameFindsItsOwnOperationWhateverWasFoundBefore) {
+  OperationHandler query = FindOperation("Query");
+  OperationHandler scan = FindOperation("Scan");
+  ASSERT_NE(nullptr, query);
+  ASSERT_NE(nullptr, scan);
+  EXPECT_NE(query, scan);
+  EXPECT_EQ(query, FindOperation("Query"));
+  EXPECT_EQ(nullptr, FindOperation("Quer"));
+  EXPECT_EQ(query, FindOperation("Query"));
+  EXPECT_EQ(nullptr, FindOperation("Queryy"));
+  EXPECT_EQ(scan, FindOperation("Scan"));
+}
+
 }  // namespace
 }  // namespace dynapage
