@@ -54,6 +54,14 @@ thread_local RememberedScope remembered_scope;
 
 constexpr std::string_view kSignatureParameter = "Signature=";
 
+// Whether parameter is one Signature parameter with a value: "Signature=", then at least one byte, none of them a
+// separator (',' or ' ').
+bool IsSignatureWithValue(std::string_view parameter) {
+  return parameter.size() > kSignatureParameter.size() &&
+         parameter.compare(0, kSignatureParameter.size(), kSignatureParameter) == 0 &&
+         ParameterEnd(parameter, 0) == parameter.size();
+}
+
 // Where the last parameter of an Authorization header begins, when it is a Signature with a value (the first byte
 // after the header's last ',' or ' '); else npos. Such a header is its part before that parameter and one more
 // present parameter, Signature: it passes the checks below exactly when that part followed by any signature
@@ -61,23 +69,15 @@ constexpr std::string_view kSignatureParameter = "Signature=";
 size_t FinalSignatureAt(std::string_view header) {
   size_t at = header.find_last_of(", ");
   if (at == std::string_view::npos) return at;
-  at++;
-  std::string_view last = header.substr(at);
-  return last.size() > kSignatureParameter.size() && last.substr(0, kSignatureParameter.size()) == kSignatureParameter
-             ? at
-             : std::string_view::npos;
+  return IsSignatureWithValue(header.substr(at + 1)) ? at + 1 : std::string_view::npos;
 }
 
 // Whether header is the remembered signed prefix followed by a Signature parameter with a value.
 bool HasRememberedPrefix(std::string_view header) {
   const std::string& prefix = remembered_scope.signed_prefix;
-  if (prefix.empty() || header.size() <= prefix.size() + kSignatureParameter.size() ||
-      std::memcmp(header.data(), prefix.data(), prefix.size()) != 0) {
-    return false;
-  }
-  std::string_view last = header.substr(prefix.size());
-  return last.substr(0, kSignatureParameter.size()) == kSignatureParameter &&
-         ParameterEnd(header, prefix.size()) == header.size();
+  return !prefix.empty() && header.size() > prefix.size() &&
+         std::memcmp(header.data(), prefix.data(), prefix.size()) == 0 &&
+         IsSignatureWithValue(header.substr(prefix.size()));
 }
 
 // The authentication checks DynamoDB makes before looking at the request (dynalite's wording), and the credential
