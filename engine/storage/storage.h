@@ -31,6 +31,7 @@ namespace rocksdb {
 class Cache;
 class DB;
 class Env;
+class EventListener;
 class Iterator;
 class Options;
 class WriteBatch;
@@ -47,6 +48,8 @@ class Storage {
   // The same on disk, with the files in env's file system (tests inject failures with it); env may be null for
   // the default. REQUIRES: path is not empty; env, if not null, outlives the storage.
   static Status Open(const std::string& path, rocksdb::Env* env, std::unique_ptr<Storage>* out);
+  // In memory, with listener (if not null) told of RocksDB's events: tests see its flushes with it.
+  static Status OpenInMemory(std::shared_ptr<rocksdb::EventListener> listener, std::unique_ptr<Storage>* out);
   ~Storage();
 
   Storage(const Storage&) = delete;

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <rocksdb/env.h>
 #include <rocksdb/file_system.h>
+#include <rocksdb/listener.h>
 
 #include <atomic>
 #include <chrono>
@@ -158,6 +159,33 @@ TEST_F(StorageTest, ClosesWithParkedIterators) {
   storage_->Park(On("a3"));
   storage_.reset();
   SUCCEED();
+}
+
+// Counts the flushes RocksDB finishes.
+class FlushCounter : public rocksdb::EventListener {
+ public:
+  const char* Name() const override { return "FlushCounter"; }
+  void OnFlushCompleted(rocksdb::DB*, const rocksdb::FlushJobInfo&) override { flushes++; }
+  std::atomic<int> flushes{0};
+};
+
+// A store in memory is thrown away when it closes: its memtable is not first written into table files that go
+// with it (RocksDB does that for writes that skipped the write-ahead log, unless told not to).
+TEST(StorageInMemoryTest, ClosesWithoutFlushingItsMemtable) {
+  auto counter = std::make_shared<FlushCounter>();
+  std::unique_ptr<Storage> storage;
+  ASSERT_TRUE(Storage::OpenInMemory(counter, &storage).ok());
+  Storage::Batch batch;
+  for (int i = 0; i < 1000; i++) batch.Put("k" + std::to_string(i), std::string(100, 'x'));
+  ASSERT_TRUE(storage->Write(&batch).ok());
+  // The counter hears flushes: a reclaim flushes the memtable.
+  storage->ReclaimSoon("k", "l");
+  storage->WaitForReclaim();
+  const int flushed_by_reclaim = counter->flushes.load();
+  ASSERT_GE(flushed_by_reclaim, 1);
+  ASSERT_TRUE(storage->Write(&batch).ok());
+  storage.reset();
+  EXPECT_EQ(flushed_by_reclaim, counter->flushes.load());
 }
 
 // --- Deleted data given back (ReclaimSoon).
