@@ -1,6 +1,7 @@
 // AnyByteOf finds a byte of the kind wherever it stands (in a 16-byte block, in the overlapping last block,
-// in a text too short for a block), at every length, and only those bytes: every byte value is tried at every
-// position, high bytes (negative as signed chars) included.
+// in the block of a 4- to 15-byte text's two overlapping halves, in a text shorter than that), at every length,
+// and only those bytes: every byte value is tried at every position, high bytes (negative as signed chars) and
+// NUL (what the block of a 4- to 7-byte text is padded with) included.
 
 #include "engine/base/byte_scan.h"
 
