@@ -1,6 +1,7 @@
 #include "engine/expressions/condition_evaluator.h"
 
 #include <cstdio>
+#include <optional>
 #include <string_view>
 
 #include "engine/model/document_path.h"
@@ -10,13 +11,15 @@ namespace dynapage {
 
 namespace {
 
-// The value of an operand for one item. A size() result lives in the caller's scratch value.
+// The value of an operand for one item. A size() result lives in the caller's scratch value, made only then: a
+// filter evaluates a comparison for every item a page reads, and making and destroying two empty AttributeValues
+// (a string and three containers each) cost more than the comparison of a short value.
 struct Resolved {
   const AttributeValue* value = nullptr;  // nullptr: absent
   bool poisoned = false;                  // size() without a value: the whole comparison is false
 };
 
-Resolved Resolve(const Operand& op, const AttributeMap& item, AttributeValue* scratch) {
+Resolved Resolve(const Operand& op, const AttributeMap& item, std::optional<AttributeValue>* scratch) {
   Resolved r;
   switch (op.kind) {
     case Operand::Kind::kPath:
@@ -46,9 +49,10 @@ Resolved Resolve(const Operand& op, const AttributeMap& item, AttributeValue* sc
       }
       char buf[24];
       int len = std::snprintf(buf, sizeof(buf), "%zu", n);
-      scratch->type = AttrType::kN;
-      scratch->scalar.assign(buf, static_cast<size_t>(len));  // fits the small-string buffer
-      r.value = scratch;
+      AttributeValue& size = scratch->emplace();
+      size.type = AttrType::kN;
+      size.scalar.assign(buf, static_cast<size_t>(len));  // fits the small-string buffer
+      r.value = &size;
       return r;
     }
   }
@@ -115,13 +119,13 @@ bool EvaluateCondition(const ConditionExpr& c, const AttributeMap& item) {
     case ConditionExpr::Kind::kNot:
       return !EvaluateCondition(*c.children[0], item);
     case ConditionExpr::Kind::kCompare: {
-      AttributeValue s0, s1;
+      std::optional<AttributeValue> s0, s1;
       Resolved x = Resolve(c.operands[0], item, &s0);
       Resolved y = Resolve(c.operands[1], item, &s1);
       return Compare(c.comparator, x, y);
     }
     case ConditionExpr::Kind::kBetween: {
-      AttributeValue s0, s1, s2;
+      std::optional<AttributeValue> s0, s1, s2;
       Resolved x = Resolve(c.operands[0], item, &s0);
       Resolved lo = Resolve(c.operands[1], item, &s1);
       Resolved hi = Resolve(c.operands[2], item, &s2);
@@ -130,7 +134,7 @@ bool EvaluateCondition(const ConditionExpr& c, const AttributeMap& item) {
       return CompareOrdered(*lo.value, *x.value) <= 0 && CompareOrdered(*x.value, *hi.value) <= 0;
     }
     case ConditionExpr::Kind::kIn: {
-      AttributeValue s0, s1;
+      std::optional<AttributeValue> s0, s1;
       Resolved x = Resolve(c.operands[0], item, &s0);
       if (x.poisoned || x.value == nullptr) return false;
       for (size_t i = 1; i < c.operands.size(); i++) {
@@ -144,12 +148,12 @@ bool EvaluateCondition(const ConditionExpr& c, const AttributeMap& item) {
     case ConditionExpr::Kind::kAttributeNotExists:
       return ResolvePath(item, c.operands[0].path) == nullptr;
     case ConditionExpr::Kind::kAttributeType: {
-      AttributeValue scratch;
+      std::optional<AttributeValue> scratch;
       const AttributeValue* v = Resolve(c.operands[0], item, &scratch).value;
       return v != nullptr && v->type == c.attribute_type;
     }
     case ConditionExpr::Kind::kBeginsWith: {
-      AttributeValue s0, s1;
+      std::optional<AttributeValue> s0, s1;
       Resolved x = Resolve(c.operands[0], item, &s0);
       Resolved p = Resolve(c.operands[1], item, &s1);
       if (x.value == nullptr || p.value == nullptr || x.value->type != p.value->type) return false;
@@ -157,7 +161,7 @@ bool EvaluateCondition(const ConditionExpr& c, const AttributeMap& item) {
       return StartsWith(x.value->scalar, p.value->scalar);
     }
     case ConditionExpr::Kind::kContains: {
-      AttributeValue s0, s1;
+      std::optional<AttributeValue> s0, s1;
       Resolved x = Resolve(c.operands[0], item, &s0);
       Resolved y = Resolve(c.operands[1], item, &s1);
       if (x.value == nullptr || y.value == nullptr) return false;

@@ -40,9 +40,21 @@ const char* SkipStringBody(const char* p, const char* end) {
   }
 }
 
+// Whether p starts the writer's S or N up to its text: {"S":" or {"N":".
+inline bool AtTypedString(const char* p, const char* end) {
+  return end - p >= 6 && p[0] == '{' && p[1] == '"' && (p[2] == 'S' || p[2] == 'N') && p[3] == '"' && p[4] == ':' &&
+         p[5] == '"';
+}
+
 // REQUIRES: p is at a member's value. The position of the ',' or '}' that ends it (depth 0), or end.
 const char* SkipValue(const char* p, const char* end) {
   size_t depth = 0;
+  // Most values are an S or an N, {"S":"text"}: crossed as the loop below would cross them, but with one search
+  // for the end of the text instead of a step a byte for each of their brackets, quotes and colon.
+  if (AtTypedString(p, end)) {
+    const char* after_text = SkipStringBody(p + 6, end);
+    if (after_text != end && *after_text == '}') p = after_text + 1;
+  }
   while (p < end) {
     char c = *p;
     if (c == '"') {
@@ -105,8 +117,8 @@ bool DecodeScalar(std::string_view value, AttributeValue* out) {
   AttrType type;
   std::string_view text;
   bool boolean = true;
-  if (value.size() >= 8 && value.compare(0, 2, "{\"") == 0 && (value[2] == 'S' || value[2] == 'N') &&
-      value.compare(3, 3, "\":\"") == 0 && value.compare(value.size() - 2, 2, "\"}") == 0) {
+  if (value.size() >= 8 && AtTypedString(value.data(), value.data() + value.size()) && value[value.size() - 2] == '"' &&
+      value.back() == '}') {
     type = value[2] == 'S' ? AttrType::kS : AttrType::kN;
     text = value.substr(6, value.size() - 8);
     if (FindQuoteOrBackslash(text.data(), text.data() + text.size()) != text.data() + text.size()) return false;

@@ -169,6 +169,11 @@ TEST(SelectStoredMembers, CutsOnlyTheNamedMembersAndStopsAtTheLast) {
   EXPECT_EQ("{}", out);
   ASSERT_TRUE(SelectStoredMembers("{}", {"a"}, &out));
   EXPECT_EQ("{}", out);
+  // A value that opens as an S but holds more: crossed whole, brackets counted, not taken for the S alone.
+  ASSERT_TRUE(SelectStoredMembers(R"({"a":{"S":"x","N":"1"},"b":{"N":"2"}})", {"b"}, &out));
+  EXPECT_EQ(R"({"b":{"N":"2"}})", out);
+  ASSERT_TRUE(SelectStoredMembers(R"({"a":{"S":"}"},"b":{"N":"2"}})", {"b"}, &out));
+  EXPECT_EQ(R"({"b":{"N":"2"}})", out);
   // Past the last member needed, nothing is read: even a broken tail.
   ASSERT_TRUE(SelectStoredMembers(R"({"a":{"N":"1"},"b":{"S":)", {"a"}, &out));
   EXPECT_EQ(R"({"a":{"N":"1"}})", out);
