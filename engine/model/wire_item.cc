@@ -1,6 +1,7 @@
 #include "engine/model/wire_item.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "engine/model/number.h"
 
@@ -28,6 +29,18 @@ bool ScalarType(const rapidjson::Value& value, AttrType* type) {
   return false;
 }
 
+// The first 8 bytes of name (fewer if it is shorter, then zeros) as a big-endian number: if two names differ
+// there, the numbers order as the names do (a shorter name's zero is at most the other's byte, and if equal the
+// numbers tie).
+uint64_t NameOrder(std::string_view name) {
+  uint64_t order = 0;
+  std::memcpy(&order, name.data(), std::min<size_t>(name.size(), sizeof(order)));
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  order = __builtin_bswap64(order);
+#endif
+  return order;
+}
+
 }  // namespace
 
 bool WireItem::FromJson(const rapidjson::Value& json, WireItem* out) {
@@ -44,6 +57,7 @@ bool WireItem::FromJson(const rapidjson::Value& json, WireItem* out) {
     a.name = View(m->name);
     // A name DynamoDB refuses: left to the full decoding, which says why.
     if (a.name.empty() || a.name.size() > 65535) return false;
+    a.name_order = NameOrder(a.name);
     if (a.type == AttrType::kS) {
       a.text = View(v);
     } else if (a.type == AttrType::kN) {
@@ -59,9 +73,13 @@ bool WireItem::FromJson(const rapidjson::Value& json, WireItem* out) {
     out->size_ += a.name.size() + ScalarValueSize(a.type, a.text);
     out->attributes_.push_back(a);
   }
-  auto by_name = [](const Attribute& x, const Attribute& y) { return x.name < y.name; };
+  auto by_name = [](const Attribute& x, const Attribute& y) {
+    return x.name_order != y.name_order ? x.name_order < y.name_order : x.name < y.name;
+  };
   std::sort(out->attributes_.begin(), out->attributes_.end(), by_name);
-  auto same_name = [](const Attribute& x, const Attribute& y) { return x.name == y.name; };
+  auto same_name = [](const Attribute& x, const Attribute& y) {
+    return x.name_order == y.name_order && x.name == y.name;
+  };
   // A name given twice: DecodeAttributeMap keeps the last.
   return std::adjacent_find(out->attributes_.begin(), out->attributes_.end(), same_name) == out->attributes_.end();
 }

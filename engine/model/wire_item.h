@@ -15,6 +15,7 @@
 #include <rapidjson/document.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <forward_list>
 #include <string>
 #include <string_view>
@@ -50,9 +51,12 @@ class WireItem {
   // Views only, so that sorting moves a few words per attribute.
   struct Attribute {
     std::string_view name;
-    AttrType type = AttrType::kNull;
     std::string_view text;  // S's string or N's canonical text
-    bool boolean = true;    // BOOL; true for the others, as in AttributeValue
+    // The name's first 8 bytes as a big-endian number, zero-padded: names order as these do wherever they
+    // differ, so that most comparisons of a sort are one of numbers (a name given twice has equal ones).
+    uint64_t name_order = 0;
+    AttrType type = AttrType::kNull;
+    bool boolean = true;  // BOOL; true for the others, as in AttributeValue
     AttributeValue ToValue() const;
   };
 

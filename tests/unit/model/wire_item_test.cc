@@ -71,6 +71,11 @@ TEST(WireItem, FlatItemsAreStoredAsDecodeAttributeMapWouldStoreThem) {
   EXPECT_FALSE(WireItem::FromJson(empty_name, &wire));
   // Names that compare by unsigned bytes: "\u00ff" sorts after "z", "A" before "a".
   ExpectSameAsDecoded(R"({"\u00ff":{"S":"1"},"z":{"S":"2"},"a":{"S":"3"},"A":{"S":"4"},"aa":{"S":"5"}})");
+  // Names alike in their first 8 bytes (the sort compares those as one number first), a name that is another's
+  // prefix, and names that differ only by a NUL byte.
+  ExpectSameAsDecoded(
+      R"({"customer_name":{"S":"1"},"customer_id":{"S":"2"},"customer":{"S":"3"},"customer_":{"S":"4"},)"
+      R"("custom":{"S":"5"},"a\u0000":{"S":"6"},"a":{"S":"7"},"a\u0000\u0000b":{"S":"8"},"a\u0001":{"S":"9"}})");
 }
 
 TEST(WireItem, RandomFlatItemsAgreeWithDecodeAttributeMap) {
@@ -117,6 +122,7 @@ TEST(WireItem, LeavesEverythingElseToDecodeAttributeMap) {
       R"({"a":{"N":"1e126"}})",                        // out of DynamoDB's range
       R"({"a":{"N":"12345678901234567890123456789012345678901"}})",  // 41 digits
       R"({"a":{"S":"x"},"a":{"S":"y"}})",              // a name twice (the last wins)
+      R"({"customer_id":{"S":"x"},"customer_name":{"S":"z"},"customer_id":{"S":"y"}})",
       R"({"a":"x"})",
   };
   for (const char* text : refused) {
