@@ -32,7 +32,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 BASELINE = os.path.join(HERE, "instruction_baseline.json")
 TOLERANCE = 0.05
-NOOP_REQUESTS = 200
+NOOP_REQUESTS = 1000
 QUERY_PAGES = 200
 FILTER_PAGES = 200
 LOAD_BATCHES = 40

@@ -288,10 +288,7 @@ void WriteScalarAttributeValue(AttrType type, std::string_view text, bool boolea
   switch (type) {
     case AttrType::kS: w->SingleStringMemberObject("S", text); return;
     case AttrType::kN: w->SingleStringMemberObject("N", text); return;
-    case AttrType::kBool:
-      w->RawJson(boolean ? R"({"BOOL":true})" : R"({"BOOL":false})", rapidjson::kObjectType);
-      return;
-    default: w->RawJson(R"({"NULL":true})", rapidjson::kObjectType); return;
+    default: w->RawJson(ConstantScalarJson(type, boolean), rapidjson::kObjectType); return;
   }
 }
 

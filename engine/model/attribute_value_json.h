@@ -55,6 +55,16 @@ class JsonWriter : public rapidjson::Writer<rapidjson::StringBuffer> {
     EndValue(true);
   }
 
+  // Writes one complete JSON value of the given type and of exactly size bytes, which fill(char* out) writes at
+  // out: a caller that knows the whole value's bytes writes them in one piece, without the bookkeeping of a
+  // value at a time. REQUIRES: fill writes size bytes that are one JSON value of that type.
+  template <typename Fill>
+  void RawJsonOfSize(size_t size, rapidjson::Type type, Fill fill) {
+    Prefix(type);
+    fill(os_->Push(size));
+    EndValue(true);
+  }
+
   // Writes the object {"<name>":"<text>"} as one value, text escaped as String() escapes it. The same output as
   // StartObject, Key, String and EndObject, whose bookkeeping (four prefixes, a level pushed and popped) costs
   // more than the bytes of a short value. REQUIRES: name needs no escaping (an AttributeValue type name).
@@ -146,6 +156,16 @@ Status DecodeAttributeMap(const rapidjson::Value& json, AttributeMap* out);
 // value, true for NULL), as WriteAttributeValue writes the equal AttributeValue.
 // REQUIRES: type is kS, kN, kBool or kNull.
 void WriteScalarAttributeValue(AttrType type, std::string_view text, bool boolean, JsonWriter* writer);
+// What WriteScalarAttributeValue writes for a BOOL ({"BOOL":true} or {"BOOL":false}) or a NULL ({"NULL":true}),
+// the same for any text; empty for an S or an N. REQUIRES: type is kS, kN, kBool or kNull.
+inline std::string_view ConstantScalarJson(AttrType type, bool boolean) {
+  switch (type) {
+    case AttrType::kS:
+    case AttrType::kN: return {};
+    case AttrType::kBool: return boolean ? R"({"BOOL":true})" : R"({"BOOL":false})";
+    default: return R"({"NULL":true})";
+  }
+}
 void WriteAttributeValue(const AttributeValue& value, JsonWriter* writer);
 void WriteAttributeMap(const AttributeMap& item, JsonWriter* writer);
 // The item as a JSON object text.

@@ -41,6 +41,12 @@ uint64_t NameOrder(std::string_view name) {
   return order;
 }
 
+// Writes bytes at out; returns the end of what it wrote.
+char* Append(char* out, std::string_view bytes) {
+  std::memcpy(out, bytes.data(), bytes.size());
+  return out + bytes.size();
+}
+
 }  // namespace
 
 bool WireItem::FromJson(const rapidjson::Value& json, WireItem* out) {
@@ -109,6 +115,36 @@ bool WireItem::Find(std::string_view name, AttributeValue* out) const {
 }
 
 void WireItem::Write(JsonWriter* writer) const {
+  // Most items have nothing to escape: then their JSON is sized first and written in one piece, the bytes the
+  // writer would write a value at a time (~40% of the instructions of a short item's encoding).
+  size_t bytes = 2 + (attributes_.empty() ? 0 : attributes_.size() - 1);  // the braces and the commas
+  bool plain = true;
+  for (const Attribute& a : attributes_) {
+    std::string_view constant = ConstantScalarJson(a.type, a.boolean);
+    plain = plain && !JsonWriter::NeedsEscape(a.name) && (!constant.empty() || !JsonWriter::NeedsEscape(a.text));
+    bytes += a.name.size() + 3 + (constant.empty() ? a.text.size() + 8 : constant.size());  // "name":{"S":"text"}
+  }
+  if (plain) {
+    writer->RawJsonOfSize(bytes, rapidjson::kObjectType, [this](char* out) {
+      *out++ = '{';
+      for (const Attribute& a : attributes_) {
+        if (&a != &attributes_.front()) *out++ = ',';
+        *out++ = '"';
+        out = Append(out, a.name);
+        out = Append(out, "\":");
+        std::string_view constant = ConstantScalarJson(a.type, a.boolean);
+        if (!constant.empty()) {
+          out = Append(out, constant);
+          continue;
+        }
+        out = Append(out, a.type == AttrType::kS ? R"({"S":")" : R"({"N":")");
+        out = Append(out, a.text);
+        out = Append(out, "\"}");
+      }
+      *out = '}';
+    });
+    return;
+  }
   writer->StartObject();
   for (const Attribute& a : attributes_) {
     writer->Key(a.name.data(), static_cast<rapidjson::SizeType>(a.name.size()));
