@@ -22,17 +22,25 @@ Status TableAlreadyExists(const std::string& name) {
   return Status::Error(ErrorCode::kTableAlreadyExists, "Table already exists: " + name);
 }
 
-// A new backup id: the creation time in 14 digits of ms, then 8 random hex digits.
+// A new backup id: the creation time in 14 digits of ms, then 8 hex digits, random but above those of the backups
+// made before it in the same millisecond. Backups are kept and listed in the order of their ids (ListBackups' order
+// is creation order), which two made in one millisecond would otherwise have at random.
 std::string NewBackupId(int64_t creation_ms) {
   static std::mt19937 rng(std::random_device{}());
   static std::mutex mu;
-  uint32_t random = 0;
+  static int64_t last_ms = -1;
+  static uint32_t last_suffix = 0;
+  uint32_t suffix = 0;
   {
     std::lock_guard<std::mutex> lock(mu);
-    random = rng();
+    // The first of a millisecond starts below 2^31 and each next one steps up by at most 2^16: the digits last
+    // for 32,768 backups in one millisecond.
+    suffix = creation_ms == last_ms ? last_suffix + 1 + rng() % 0x10000 : rng() >> 1;
+    last_ms = creation_ms;
+    last_suffix = suffix;
   }
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%014" PRId64 "-%08x", creation_ms, random);
+  std::snprintf(buf, sizeof buf, "%014" PRId64 "-%08x", creation_ms, suffix);
   return buf;
 }
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "tests/http/http_test_util.h"
 
@@ -33,6 +34,24 @@ class BackupsTest : public testing::Test {
   }
   TestServer server_;
 };
+
+// Backups made faster than one a millisecond are listed in the order they were made, page after page.
+TEST_F(BackupsTest, ListedInCreationOrderWithinOneMillisecond) {
+  ASSERT_EQ(200, server_.CreateTable("tbl", "pk", "S").status);
+  std::vector<std::string> made;
+  for (int i = 0; i < 40; i++) made.push_back(Backup("tbl"));
+  std::vector<std::string> listed;
+  std::string after;
+  for (int page = 0; page < 10; page++) {
+    std::string body = R"({"Limit":7)" + (after.empty() ? "" : R"(,"ExclusiveStartBackupArn":")" + after + "\"") + "}";
+    HttpResult r = server_.Call("ListBackups", body);
+    ASSERT_EQ(200, r.status) << r.Describe();
+    for (const auto& summary : r.json["BackupSummaries"].GetArray()) listed.push_back(summary["BackupArn"].GetString());
+    if (!r.json.HasMember("LastEvaluatedBackupArn")) break;
+    after = r.json["LastEvaluatedBackupArn"].GetString();
+  }
+  EXPECT_EQ(made, listed);
+}
 
 TEST_F(BackupsTest, BackupErrors) {
   EXPECT_EQ("400 " + kDdb + "TableNotFoundException Table not found: nope",
