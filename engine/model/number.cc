@@ -25,16 +25,6 @@ constexpr int64_t kExponentCap = 1000000000000000LL;
 
 inline bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
-// Up to 38 digits without a leading zero, or "0": text that always parses and is its own canonical form (its
-// significant digits and exponent are the text's, with no sign, point or exponent to drop).
-bool IsPlainInteger(std::string_view text) {
-  if (text.empty() || text.size() > kMaxDigits || (text[0] == '0' && text.size() > 1)) return false;
-  for (char c : text) {
-    if (!IsDigit(c)) return false;
-  }
-  return true;
-}
-
 // Compares magnitudes only.
 int CompareMagnitude(const Decimal& a, const Decimal& b) {
   if (a.is_zero() || b.is_zero()) return (a.is_zero() ? 0 : 1) - (b.is_zero() ? 0 : 1);
@@ -135,6 +125,14 @@ Status Decimal::Parse(std::string_view text, Decimal* out) {
     if (text[i] != '.') out->digits_.push_back(text[i]);
   }
   return Status::OK();
+}
+
+bool Decimal::IsPlainInteger(std::string_view text) {
+  if (text.empty() || text.size() > kMaxDigits || (text[0] == '0' && text.size() > 1)) return false;
+  for (char c : text) {
+    if (!IsDigit(c)) return false;
+  }
+  return true;
 }
 
 Status Decimal::Canonicalize(std::string_view text, std::string* out) {

@@ -35,6 +35,9 @@ class Decimal {
   // Parse(text) then ToString() into *out, with Parse's errors. A number in plain integer form, the common
   // case, is its own canonical text and is copied without being parsed.
   static Status Canonicalize(std::string_view text, std::string* out);
+  // Whether text is up to 38 digits without a leading zero, or "0": text that always parses and is its own
+  // canonical form (its significant digits and exponent are the text's, with no sign, point or exponent to drop).
+  static bool IsPlainInteger(std::string_view text);
 
   bool is_zero() const { return digits_.empty(); }
   bool negative() const { return negative_; }

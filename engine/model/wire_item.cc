@@ -41,7 +41,8 @@ uint64_t NameOrder(std::string_view name) {
   return order;
 }
 
-// Writes bytes at out; returns the end of what it wrote.
+// Writes bytes at out; returns the end of what it wrote. REQUIRES: bytes.data() is not null, as no string
+// RapidJSON parsed is (an empty one included), nor a literal.
 char* Append(char* out, std::string_view bytes) {
   std::memcpy(out, bytes.data(), bytes.size());
   return out + bytes.size();
@@ -51,13 +52,14 @@ char* Append(char* out, std::string_view bytes) {
 
 bool WireItem::FromJson(const rapidjson::Value& json, WireItem* out) {
   if (!json.IsObject()) return false;
-  out->attributes_.clear();
-  out->attributes_.reserve(json.MemberCount());
+  Attribute* attributes = out->MakeRoom(json.MemberCount());
+  size_t filled = 0;
   out->canonical_numbers_.clear();
   out->size_ = 0;
   std::string canonical;
   for (auto m = json.MemberBegin(); m != json.MemberEnd(); ++m) {
-    Attribute a;
+    Attribute& a = attributes[filled++];
+    a = Attribute();
     if (!ScalarType(m->value, &a.type)) return false;
     const rapidjson::Value& v = m->value.MemberBegin()->value;
     a.name = View(m->name);
@@ -67,27 +69,39 @@ bool WireItem::FromJson(const rapidjson::Value& json, WireItem* out) {
     if (a.type == AttrType::kS) {
       a.text = View(v);
     } else if (a.type == AttrType::kN) {
-      if (!Decimal::Canonicalize(View(v), &canonical).ok()) return false;
       a.text = View(v);
-      if (canonical != a.text) {
-        out->canonical_numbers_.push_front(std::move(canonical));
-        a.text = out->canonical_numbers_.front();
+      // A plain integer, the common number, is its own canonical text: it is not copied to be compared.
+      if (!Decimal::IsPlainInteger(a.text)) {
+        if (!Decimal::Canonicalize(a.text, &canonical).ok()) return false;
+        if (canonical != a.text) {
+          out->canonical_numbers_.push_front(std::move(canonical));
+          a.text = out->canonical_numbers_.front();
+        }
       }
     } else {
       a.boolean = v.GetBool();
     }
     out->size_ += a.name.size() + ScalarValueSize(a.type, a.text);
-    out->attributes_.push_back(a);
   }
   auto by_name = [](const Attribute& x, const Attribute& y) {
     return x.name_order != y.name_order ? x.name_order < y.name_order : x.name < y.name;
   };
-  std::sort(out->attributes_.begin(), out->attributes_.end(), by_name);
+  std::sort(attributes, attributes + filled, by_name);
   auto same_name = [](const Attribute& x, const Attribute& y) {
     return x.name_order == y.name_order && x.name == y.name;
   };
   // A name given twice: DecodeAttributeMap keeps the last.
-  return std::adjacent_find(out->attributes_.begin(), out->attributes_.end(), same_name) == out->attributes_.end();
+  return std::adjacent_find(attributes, attributes + filled, same_name) == attributes + filled;
+}
+
+WireItem::Attribute* WireItem::MakeRoom(size_t count) {
+  count_ = count;
+  if (count <= kInlineAttributes) {
+    more_attributes_.clear();
+    return inline_attributes_.data();
+  }
+  more_attributes_.resize(count);
+  return more_attributes_.data();
 }
 
 AttributeValue WireItem::Attribute::ToValue() const {
@@ -99,7 +113,7 @@ AttributeValue WireItem::Attribute::ToValue() const {
 }
 
 bool WireItem::Find(std::string_view name, AttributeValue* out) const {
-  for (const Attribute& a : attributes_) {
+  for (const Attribute& a : *this) {
     if (a.name == name) {
       // Field by field: a whole AttributeValue made and moved in costs more than the copy of the text.
       out->type = a.type;
@@ -117,9 +131,9 @@ bool WireItem::Find(std::string_view name, AttributeValue* out) const {
 void WireItem::Write(JsonWriter* writer) const {
   // Most items have nothing to escape: then their JSON is sized first and written in one piece, the bytes the
   // writer would write a value at a time (~40% of the instructions of a short item's encoding).
-  size_t bytes = 2 + (attributes_.empty() ? 0 : attributes_.size() - 1);  // the braces and the commas
+  size_t bytes = 2 + (count_ == 0 ? 0 : count_ - 1);  // the braces and the commas
   bool plain = true;
-  for (const Attribute& a : attributes_) {
+  for (const Attribute& a : *this) {
     std::string_view constant = ConstantScalarJson(a.type, a.boolean);
     plain = plain && !JsonWriter::NeedsEscape(a.name) && (!constant.empty() || !JsonWriter::NeedsEscape(a.text));
     bytes += a.name.size() + 3 + (constant.empty() ? a.text.size() + 8 : constant.size());  // "name":{"S":"text"}
@@ -127,8 +141,8 @@ void WireItem::Write(JsonWriter* writer) const {
   if (plain) {
     writer->RawJsonOfSize(bytes, rapidjson::kObjectType, [this](char* out) {
       *out++ = '{';
-      for (const Attribute& a : attributes_) {
-        if (&a != &attributes_.front()) *out++ = ',';
+      for (const Attribute& a : *this) {
+        if (&a != begin()) *out++ = ',';
         *out++ = '"';
         out = Append(out, a.name);
         out = Append(out, "\":");
@@ -146,7 +160,7 @@ void WireItem::Write(JsonWriter* writer) const {
     return;
   }
   writer->StartObject();
-  for (const Attribute& a : attributes_) {
+  for (const Attribute& a : *this) {
     writer->Key(a.name.data(), static_cast<rapidjson::SizeType>(a.name.size()));
     WriteScalarAttributeValue(a.type, a.text, a.boolean, writer);
   }
@@ -155,7 +169,7 @@ void WireItem::Write(JsonWriter* writer) const {
 
 AttributeMap WireItem::ToAttributeMap() const {
   AttributeMap map;
-  for (const Attribute& a : attributes_) map.emplace_hint(map.end(), std::string(a.name), a.ToValue());
+  for (const Attribute& a : *this) map.emplace_hint(map.end(), std::string(a.name), a.ToValue());
   return map;
 }
 

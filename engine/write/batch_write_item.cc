@@ -50,13 +50,14 @@ Status BatchWriteItem(WritePath& write_path, const RequestContext& ctx, BatchWri
   std::vector<std::string_view> keys;
   keys.reserve(total);
   auto fail = [&keys](Status s) { return HasDuplicates(keys) ? Status::Validation(kDuplicates) : s; };
+  // A WireItem's key values, which put_keys then points to: made once for the batch, not once an entry.
+  AttributeValue wire_key_values[2];
   for (auto& [name, entries] : request.tables) {
     auto table = write_path.catalog().FindTable(name);
     if (!table) return fail(Status::NotFound(kResourceNotFound));
     for (auto& e : entries) {
       Status valid;
       TableKeyValues put_keys;
-      AttributeValue wire_key_values[2];  // a WireItem's key values, which put_keys then points to
       // Index entries are made from an AttributeMap; without indexes a WireItem's key values are all the key
       // checks read, and it is stored as it is.
       if (e.wire_item && !table->indexes.empty()) {

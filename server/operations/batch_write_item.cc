@@ -52,7 +52,8 @@ Status HandleBatchWriteItem(OperationContext& ctx) {
       std::vector<BatchWriteRequest::Entry> entries;
       if (!t->value.IsNull()) {
         DP_RETURN_IF_ERROR(CheckJsonList(t->value));
-        // Entries hold items: growing the vector would move each one again. More than the limit is an error.
+        // Entries hold items, made in place: growing the vector would move each one. More than the limit is an
+        // error.
         entries.reserve(std::min<size_t>(t->value.Size(), kMaxBatchWriteRequests + 1));
         for (const auto& e : t->value.GetArray()) {
           if (e.IsNull()) continue;
@@ -60,7 +61,8 @@ Status HandleBatchWriteItem(OperationContext& ctx) {
           RequestReader wr(e);
           const rapidjson::Value* put = wr.Get("PutRequest");
           const rapidjson::Value* del = wr.Get("DeleteRequest");
-          BatchWriteRequest::Entry entry;
+          // Made in place: every way on from here adds the entry or fails the request.
+          BatchWriteRequest::Entry& entry = entries.emplace_back();
           if (put) {
             DP_RETURN_IF_ERROR(CheckJsonObject(*put));
             RequestReader put_reader(*put);
@@ -94,7 +96,6 @@ Status HandleBatchWriteItem(OperationContext& ctx) {
                 "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported "
                 "datatypes");
           }
-          entries.push_back(std::move(entry));
         }
       }
       errors.CheckTableNameOrArn(name, "requestItems.key");

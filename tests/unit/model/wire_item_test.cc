@@ -85,7 +85,7 @@ TEST(WireItem, RandomFlatItemsAgreeWithDecodeAttributeMap) {
   const char* strings[] = {"", "a", "abc", "\\u0000x", "\\\"q\\\"", "\\u00e9\\u4e2d", "\\ud83d\\ude00", "sp ace"};
   for (int round = 0; round < 500; round++) {
     std::string text = "{";
-    int attributes = static_cast<int>(rng() % 8);
+    int attributes = static_cast<int>(rng() % 20);  // held in the item itself up to 8, in an array beyond
     for (int i = 0; i < attributes; i++) {
       if (i) text += ",";
       text += "\"a" + std::to_string(rng() % 1000) + "_" + std::to_string(i) + "\":";
@@ -143,6 +143,36 @@ TEST(WireItem, ReusedForAnotherItem) {
   ASSERT_TRUE(WireItem::FromJson(second, &wire));
   EXPECT_EQ((AttributeMap{{"c", AttributeValue::Bool(true)}}), wire.ToAttributeMap());
   EXPECT_EQ(2u, wire.size());
+}
+
+// Items of 8 attributes and fewer are held in the WireItem itself, larger ones in an array: one WireItem reused
+// across the boundary both ways, and moved from either kind, describes each item whole.
+TEST(WireItem, ItemsOnEitherSideOfTheInlineRoom) {
+  auto item_of = [](int attributes) {
+    std::string text = "{";
+    for (int i = attributes; i > 0; i--) {  // out of order, so that the sort moves them
+      if (i != attributes) text += ",";
+      text += "\"a" + std::to_string(i) + "\":{\"N\":\"" + std::to_string(i * 10) + "\"}";
+    }
+    return text + "}";
+  };
+  WireItem wire;
+  for (int attributes : {8, 9, 2, 20, 8, 0, 9}) {
+    SCOPED_TRACE(attributes);
+    std::string buffer;
+    rapidjson::Document doc = Parse(item_of(attributes), &buffer);
+    AttributeMap decoded;
+    ASSERT_TRUE(DecodeAttributeMap(doc, &decoded).ok());
+    ASSERT_TRUE(WireItem::FromJson(doc, &wire));
+    EXPECT_EQ(decoded, wire.ToAttributeMap());
+    EXPECT_EQ(EncodeAttributeMap(decoded), Written(wire));
+    EXPECT_EQ(ItemSize(decoded), wire.size());
+    WireItem moved = std::move(wire);
+    EXPECT_EQ(decoded, moved.ToAttributeMap());
+    AttributeValue last;
+    EXPECT_EQ(attributes > 0, moved.Find("a" + std::to_string(attributes), &last));
+    wire = std::move(moved);
+  }
 }
 
 // Numbers whose canonical form differs from the request's text are kept by the item: they survive its moves,
