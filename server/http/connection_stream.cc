@@ -166,6 +166,12 @@ ssize_t ConnectionStream::write(const char* ptr, size_t size) {
     pending_.append(ptr, size);
     return static_cast<ssize_t>(size);
   }
+  return SendWithPending(ptr, size);
+}
+
+ssize_t ConnectionStream::SendWithPending(const char* ptr, size_t size) {
+  if (failed_) return -1;
+  answered_ = true;
   bool sent = SendAll(pending_.data(), pending_.size(), ptr, size);
   pending_.clear();
   return sent ? static_cast<ssize_t>(size) : -1;

@@ -58,6 +58,10 @@ class ConnectionStream : public httplib::Stream {
   ssize_t read(char* ptr, size_t size) override;
   // Returns size, or -1 if the connection failed.
   ssize_t write(const char* ptr, size_t size) override;
+  // Sends what is pending and then the size bytes at ptr, at once and from where they are: the last part of an
+  // answer (its body), which write() would first copy into the pending buffer. Returns size, or -1 if the
+  // connection failed.
+  ssize_t SendWithPending(const char* ptr, size_t size);
   void get_remote_ip_and_port(std::string& ip, int& port) const override;
   void get_local_ip_and_port(std::string& ip, int& port) const override;
   socket_t socket() const override { return sock_; }

@@ -87,6 +87,19 @@ TEST_F(ConnectionStreamTest, ALargeBodyFollowsThePendingHeadersInOrder) {
   EXPECT_EQ("head:" + body, received);
 }
 
+// An answer's body goes out at once after its pending head, whatever its size, and nothing stays pending.
+TEST_F(ConnectionStreamTest, SendWithPendingSendsTheHeadThenTheBodyAtOnce) {
+  ConnectionStream stream(ours_);
+  for (size_t size : {size_t{0}, size_t{1}, size_t{6000}}) {
+    std::string body(size, 'b');
+    stream.write("head:", 5);
+    EXPECT_EQ(static_cast<ssize_t>(size), stream.SendWithPending(body.data(), body.size()));
+    EXPECT_EQ("head:" + body, PeerReadNow()) << size;
+    EXPECT_TRUE(stream.Flush());
+    EXPECT_EQ("", PeerReadNow()) << size;
+  }
+}
+
 TEST_F(ConnectionStreamTest, ReadsServeByteByByteFromOneReceive) {
   ConnectionStream stream(ours_);
   PeerSend("POST / HTTP/1.1\r\n");
