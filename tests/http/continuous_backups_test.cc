@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
 
 #include <unistd.h>
@@ -44,6 +45,7 @@ TEST(ContinuousBackupsTest, PointInTimeRecoveryIsOffUntilEnabledAndShown) {
 
 TEST(ContinuousBackupsTest, SettingSurvivesARestart) {
   std::string dir = testing::TempDir() + "/dynapage-pitr-" + std::to_string(::getpid());
+  std::filesystem::remove_all(dir);
   TestServerOptions options;
   options.path = dir;
   {
@@ -53,11 +55,14 @@ TEST(ContinuousBackupsTest, SettingSurvivesARestart) {
                                                           R"({"PointInTimeRecoveryEnabled":true,"RecoveryPeriodInDays":7}})")
                        .status);
   }
-  TestServer again(options);
-  HttpResult r = again.Call("DescribeContinuousBackups", R"({"TableName":"tbl"})");
-  ASSERT_EQ("ENABLED/ENABLED", PitrStatus(r));
-  EXPECT_EQ(7, r.json["ContinuousBackupsDescription"]["PointInTimeRecoveryDescription"]["RecoveryPeriodInDays"]
-                   .GetInt());
+  {
+    TestServer again(options);
+    HttpResult r = again.Call("DescribeContinuousBackups", R"({"TableName":"tbl"})");
+    EXPECT_EQ("ENABLED/ENABLED", PitrStatus(r));
+    EXPECT_EQ(7, r.json["ContinuousBackupsDescription"]["PointInTimeRecoveryDescription"]["RecoveryPeriodInDays"]
+                     .GetInt());
+  }
+  std::filesystem::remove_all(dir);
 }
 
 TEST(ContinuousBackupsTest, Refusals) {

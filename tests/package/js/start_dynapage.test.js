@@ -55,9 +55,14 @@ test("a server that exits early shows what it said", async () => {
 });
 
 test("a server that never gets ready times out", async () => {
-  const silent = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "dynapage-")), "silent");
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), "dynapage-"));
+  const silent = path.join(folder, "silent");
   fs.writeFileSync(silent, "#!/bin/sh\nexec sleep 30\n", { mode: 0o755 });
-  await assert.rejects(startDynapage({ binary: silent, timeoutMs: 500 }), /not ready within 500 ms/);
+  try {
+    await assert.rejects(startDynapage({ binary: silent, timeoutMs: 500 }), /not ready within 500 ms/);
+  } finally {
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
 });
 
 test("options become the command line", () => {
