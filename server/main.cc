@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "engine/base/offset_clock.h"
@@ -64,7 +63,8 @@ int main(int argc, char** argv) {
     return 2;
   }
 
-  // Signals are taken synchronously by a watcher thread, so that shutdown runs outside a signal handler.
+  // Signals are taken synchronously by the accept loop (HttpServer::StopOnSignals), so that shutdown runs
+  // outside a signal handler: blocked here, before any thread starts, so that every thread has them blocked.
   sigset_t signals;
   sigemptyset(&signals);
   sigaddset(&signals, SIGINT);
@@ -121,11 +121,6 @@ int main(int argc, char** argv) {
   sweeper_context.caller.region = options.service.region;
   sweeper_context.clock = &clock;
   service->StartSweepers(sweeper_context, options.ttl_interval_seconds * 1000);
-  std::thread watcher([&server, signals] {
-    int sig = 0;
-    sigwait(&signals, &sig);
-    server.Stop();
-  });
   // Scripts read the first address of this line: keep "listening on http://HOST:PORT" first.
   std::string where = host.empty() ? "127.0.0.1:" + std::to_string(bound) + " and http://[::1]"
                                    : (host.find(':') != std::string::npos ? "[" + host + "]" : host);
@@ -141,11 +136,10 @@ int main(int argc, char** argv) {
                  static_cast<unsigned long long>(*options.bench.page_chaos_seed));
   }
   std::fflush(stdout);
+  server.StopOnSignals(signals);
   server.Run(service.get());
-  // Run() also returns if the listener fails; make sure new requests are turned away, and wake the watcher.
+  // Run() also returns if the listener fails: make sure new requests are turned away.
   server.Stop();
-  pthread_kill(watcher.native_handle(), SIGTERM);
-  watcher.join();
   server.WaitForRequests();
   // The audit's summary reads what abandoned chains left: before the databases close.
   std::string audit_summary = bench.audit() ? bench.AuditSummary() : "";

@@ -21,6 +21,7 @@
 
 #include "engine/base/check.h"
 #include "engine/storage/in_memory_env.h"
+#include "engine/storage/lazy_threads_env.h"
 #include "engine/storage/memtable_pages.h"
 #include "engine/storage/owner_only_file_system.h"
 #include "engine/storage/space_reclaimer.h"
@@ -118,7 +119,8 @@ Status Storage::OpenInMemory(std::shared_ptr<rocksdb::EventListener> listener, s
   rocksdb::Options options = StoreOptions(storage->block_cache_);
   if (listener) options.listeners.push_back(std::move(listener));
   storage->mem_env_ = NewInMemoryEnv();
-  options.env = storage->mem_env_.get();
+  storage->lazy_threads_env_ = NewLazyThreadsEnv(storage->mem_env_.get());
+  options.env = storage->lazy_threads_env_.get();
   options.fail_if_options_file_error = false;  // the in-memory Env keeps no OPTIONS file
   // Writes skip the write-ahead log here, so RocksDB would flush the memtables into the in-memory Env when the
   // store closes, to keep data that is about to be thrown away with it: ~100 ms of CPU at 100,000 items, on
@@ -137,7 +139,8 @@ Status Storage::Open(const std::string& path, rocksdb::Env* env, std::unique_ptr
   rocksdb::Options options = StoreOptions(storage->block_cache_);
   rocksdb::Env* base = env ? env : rocksdb::Env::Default();
   storage->disk_env_ = rocksdb::NewCompositeEnv(NewOwnerOnlyFileSystem(base->GetFileSystem()));
-  options.env = storage->disk_env_.get();
+  storage->lazy_threads_env_ = NewLazyThreadsEnv(storage->disk_env_.get());
+  options.env = storage->lazy_threads_env_.get();
   storage->in_memory_ = false;
   return OpenWith(std::move(options), path, std::move(storage), out);
 }

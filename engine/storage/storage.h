@@ -147,6 +147,7 @@ class Storage {
 
   std::unique_ptr<rocksdb::Env> mem_env_;
   std::unique_ptr<rocksdb::Env> disk_env_;
+  std::unique_ptr<rocksdb::Env> lazy_threads_env_;  // around mem_env_ or disk_env_: the one the database uses
   std::shared_ptr<rocksdb::Cache> block_cache_;  // the owner-only file system over the chosen Env
   std::unique_ptr<rocksdb::DB> db_;
   bool in_memory_ = true;

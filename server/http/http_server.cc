@@ -6,6 +6,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/resource.h>
+#include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -163,6 +164,9 @@ void HttpServer::Run(RequestHandler* handler) {
   handler_ = handler;
   std::vector<pollfd> fds;
   for (int fd : listeners_) fds.push_back({fd, POLLIN, 0});
+  const size_t listener_count = fds.size();
+  int signal_fd = stop_signals_ ? ::signalfd(-1, &*stop_signals_, SFD_CLOEXEC | SFD_NONBLOCK) : -1;
+  if (signal_fd >= 0) fds.push_back({signal_fd, POLLIN, 0});
   fds.push_back({wake_[0], POLLIN, 0});
   bool running = true;
   while (running) {
@@ -172,7 +176,12 @@ void HttpServer::Run(RequestHandler* handler) {
       break;
     }
     if (fds.back().revents) break;
-    for (size_t i = 0; i + 1 < fds.size(); i++) {
+    if (signal_fd >= 0 && fds[listener_count].revents) {
+      std::lock_guard<std::mutex> lock(mu_);
+      BeginStopping();
+      break;
+    }
+    for (size_t i = 0; i < listener_count; i++) {
       if (!fds[i].revents) continue;
       while (true) {
         int sock = ::accept4(fds[i].fd, nullptr, nullptr, SOCK_CLOEXEC);
@@ -192,17 +201,24 @@ void HttpServer::Run(RequestHandler* handler) {
   }
   for (int fd : listeners_) ::close(fd);
   listeners_.clear();
+  if (signal_fd >= 0) ::close(signal_fd);
   server_->WaitForConnections();
   std::lock_guard<std::mutex> lock(mu_);
   run_returned_ = true;
   returned_.notify_all();
 }
 
-void HttpServer::Stop() {
-  std::unique_lock<std::mutex> lock(mu_);
+void HttpServer::StopOnSignals(const sigset_t& signals) { stop_signals_ = signals; }
+
+void HttpServer::BeginStopping() {
   stopping_ = true;
   // Connections are ended first, so that Run() need not wait its grace period for idle ones.
   server_->CloseConnections();
+}
+
+void HttpServer::Stop() {
+  std::unique_lock<std::mutex> lock(mu_);
+  BeginStopping();
   if (!run_started_) return;
   char byte = 0;
   if (::write(wake_[1], &byte, 1) < 0) {

@@ -27,11 +27,14 @@
 #ifndef DYNAPAGE_SERVER_HTTP_HTTP_SERVER_H_
 #define DYNAPAGE_SERVER_HTTP_HTTP_SERVER_H_
 
+#include <signal.h>
+
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -89,6 +92,10 @@ class HttpServer {
   // Safe to call from any thread, before or while Run() runs. If Run() has started, returns once it has
   // returned; if not, Run() will return at once.
   void Stop();
+  // Run() also stops, as Stop() does, when one of signals arrives: the accept loop reads them (signalfd), so no
+  // thread of the process waits for them. A signal that arrived before Run() stops it at once. REQUIRES: called
+  // before Run(); signals blocked in every thread of the process (else one of them is taken by its action).
+  void StopOnSignals(const sigset_t& signals);
   // After Stop(): waits until no request is being handled.
   void WaitForRequests();
 
@@ -112,6 +119,8 @@ class HttpServer {
   DirectOutcome ServeDirect(ConnectionStream& stream, bool* close_connection);
   // The handler's answer to request; an injected fault closes the connection on socket.
   HttpAnswer RunHandler(const HttpRequestView& request, int socket);
+  // What Stop() does before it waits for Run() to return. REQUIRES: mu_ held.
+  void BeginStopping();
   bool BeginRequest();
   void EndRequest();
   // Opens a listening socket on addr; returns its port, or -1.
@@ -125,6 +134,8 @@ class HttpServer {
   std::vector<int> listeners_;
   bool non_loopback_listener_ = false;  // a listener on an address other than loopback: set before Run()
   int wake_[2] = {-1, -1};              // a pipe: a byte written wakes the accept loop to stop
+  // The signals Run() stops on (StopOnSignals).
+  std::optional<sigset_t> stop_signals_;
   std::mutex mu_;
   std::condition_variable idle_;
   std::condition_variable returned_;

@@ -57,6 +57,14 @@ class Server:
     def threads(self):
         return self.status_field("Threads")
 
+    def thread_names(self):
+        """The names of the server's threads (/proc/PID/task/*/comm), sorted."""
+        names = []
+        for task in os.listdir(f"/proc/{self.proc.pid}/task"):
+            with open(f"/proc/{self.proc.pid}/task/{task}/comm") as f:
+                names.append(f.read().strip())
+        return sorted(names)
+
     def open_files(self):
         return len(os.listdir(f"/proc/{self.proc.pid}/fd"))
 
