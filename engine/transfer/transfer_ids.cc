@@ -3,10 +3,12 @@
 #include <cinttypes>
 #include <cstdio>
 
+#include "engine/base/random_seed.h"
+
 namespace dynapage {
 
 std::mt19937_64& JobRandom() {
-  thread_local std::mt19937_64 rng(std::random_device{}());
+  thread_local std::mt19937_64 rng(RandomSeed());
   return rng;
 }
 

@@ -9,6 +9,7 @@
 #include <random>
 #include <set>
 
+#include "engine/base/random_seed.h"
 #include "engine/write/table_settings.h"
 
 namespace dynapage {
@@ -26,7 +27,7 @@ Status TableAlreadyExists(const std::string& name) {
 // made before it in the same millisecond. Backups are kept and listed in the order of their ids (ListBackups' order
 // is creation order), which two made in one millisecond would otherwise have at random.
 std::string NewBackupId(int64_t creation_ms) {
-  static std::mt19937 rng(std::random_device{}());
+  static std::mt19937 rng(static_cast<std::mt19937::result_type>(RandomSeed()));
   static std::mutex mu;
   static int64_t last_ms = -1;
   static uint32_t last_suffix = 0;

@@ -9,6 +9,7 @@
 
 #include "engine/base/check.h"
 #include "engine/base/messages.h"
+#include "engine/base/random_seed.h"
 #include "engine/catalog/catalog_keys.h"
 #include "engine/storage/item_key.h"
 #include "engine/storage/key_codec.h"
@@ -24,7 +25,7 @@ constexpr size_t kEntriesPerBatch = 1000;
 
 namespace {
 std::string NewUuid() {
-  static std::mt19937_64 rng(std::random_device{}());
+  static std::mt19937_64 rng(RandomSeed());
   static std::mutex mu;
   std::lock_guard<std::mutex> lock(mu);
   uint64_t a = rng(), b = rng();

@@ -9,6 +9,7 @@
 #include <random>
 
 #include "engine/base/check.h"
+#include "engine/base/random_seed.h"
 
 namespace dynapage {
 
@@ -25,7 +26,7 @@ RequestId RequestId::Random() {
   RequestId id;
   // One character from each byte of a draw, by a multiply and a shift instead of a division. (A byte maps to 36
   // characters unevenly, 8 or 7 bytes each: an id need be unique, not uniform.)
-  std::mt19937_64 rng(std::random_device{}());
+  std::mt19937_64 rng(RandomSeed());
   for (size_t i = 0; i < kLength; i += 8) {
     uint64_t bits = rng();
     for (size_t j = i; j < i + 8 && j < kLength; j++, bits >>= 8) {
