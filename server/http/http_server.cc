@@ -5,6 +5,7 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
@@ -12,7 +13,11 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
 #include <string>
+#include <thread>
 
 #include "server/http/answer_text.h"
 #include "server/http/connection_server.h"
@@ -165,7 +170,16 @@ void HttpServer::Run(RequestHandler* handler) {
   std::vector<pollfd> fds;
   for (int fd : listeners_) fds.push_back({fd, POLLIN, 0});
   const size_t listener_count = fds.size();
-  int signal_fd = stop_signals_ ? ::signalfd(-1, &*stop_signals_, SFD_CLOEXEC | SFD_NONBLOCK) : -1;
+  int signal_fd = -1;
+  std::thread signal_watcher;
+  if (stop_signals_ && signal_reader_ == SignalReader::kSignalFd) {
+    signal_fd = ::signalfd(-1, &*stop_signals_, SFD_CLOEXEC | SFD_NONBLOCK);
+    if (signal_fd < 0) {
+      std::fprintf(stderr, "dynapage: cannot read signals from a signalfd (%s); a thread waits for them instead\n",
+                   std::strerror(errno));
+    }
+  }
+  if (stop_signals_ && signal_fd < 0) signal_watcher = std::thread([this] { WatchSignals(); });
   if (signal_fd >= 0) fds.push_back({signal_fd, POLLIN, 0});
   fds.push_back({wake_[0], POLLIN, 0});
   bool running = true;
@@ -202,13 +216,43 @@ void HttpServer::Run(RequestHandler* handler) {
   for (int fd : listeners_) ::close(fd);
   listeners_.clear();
   if (signal_fd >= 0) ::close(signal_fd);
+  if (signal_watcher.joinable()) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      run_ending_ = true;
+    }
+    // A signal of the set sent to the watcher alone ends its sigwait() (unless a signal has ended it already).
+    for (int sig = 1; sig < NSIG; sig++) {
+      if (sigismember(&*stop_signals_, sig) == 1) {
+        pthread_kill(signal_watcher.native_handle(), sig);
+        break;
+      }
+    }
+    signal_watcher.join();
+  }
   server_->WaitForConnections();
   std::lock_guard<std::mutex> lock(mu_);
   run_returned_ = true;
   returned_.notify_all();
 }
 
-void HttpServer::StopOnSignals(const sigset_t& signals) { stop_signals_ = signals; }
+void HttpServer::StopOnSignals(const sigset_t& signals, SignalReader reader) {
+  stop_signals_ = signals;
+  signal_reader_ = reader;
+}
+
+void HttpServer::WatchSignals() {
+  int sig = 0;
+  while (sigwait(&*stop_signals_, &sig) != 0) {
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  if (run_ending_) return;
+  BeginStopping();
+  char byte = 0;
+  if (::write(wake_[1], &byte, 1) < 0) {
+    // A full pipe means a byte is waiting already.
+  }
+}
 
 void HttpServer::BeginStopping() {
   stopping_ = true;

@@ -92,10 +92,14 @@ class HttpServer {
   // Safe to call from any thread, before or while Run() runs. If Run() has started, returns once it has
   // returned; if not, Run() will return at once.
   void Stop();
-  // Run() also stops, as Stop() does, when one of signals arrives: the accept loop reads them (signalfd), so no
-  // thread of the process waits for them. A signal that arrived before Run() stops it at once. REQUIRES: called
-  // before Run(); signals blocked in every thread of the process (else one of them is taken by its action).
-  void StopOnSignals(const sigset_t& signals);
+  // How Run() reads the stop signals: the accept loop from a signalfd, so that no thread waits for them; or a
+  // thread of its own in sigwait(), which is also what Run() falls back to (saying so on stderr) where the
+  // signalfd cannot be made (out of files or memory), so that the signals are never left blocked and unread.
+  enum class SignalReader { kSignalFd, kWatcherThread };
+  // Run() also stops, as Stop() does, when one of signals arrives. A signal that arrived before Run() stops it at
+  // once. REQUIRES: called before Run(); signals blocked in every thread of the process (else one of them is
+  // taken by its action).
+  void StopOnSignals(const sigset_t& signals, SignalReader reader = SignalReader::kSignalFd);
   // After Stop(): waits until no request is being handled.
   void WaitForRequests();
 
@@ -121,6 +125,9 @@ class HttpServer {
   HttpAnswer RunHandler(const HttpRequestView& request, int socket);
   // What Stop() does before it waits for Run() to return. REQUIRES: mu_ held.
   void BeginStopping();
+  // Run()'s thread waiting for the stop signals (SignalReader::kWatcherThread): stops the accept loop when one
+  // arrives; ends without stopping it when Run() wakes it with run_ending_ set.
+  void WatchSignals();
   bool BeginRequest();
   void EndRequest();
   // Opens a listening socket on addr; returns its port, or -1.
@@ -136,12 +143,14 @@ class HttpServer {
   int wake_[2] = {-1, -1};              // a pipe: a byte written wakes the accept loop to stop
   // The signals Run() stops on (StopOnSignals).
   std::optional<sigset_t> stop_signals_;
+  SignalReader signal_reader_ = SignalReader::kSignalFd;
   std::mutex mu_;
   std::condition_variable idle_;
   std::condition_variable returned_;
   int in_flight_ = 0;          // guarded by mu_
   bool stopping_ = false;      // guarded by mu_
   bool run_started_ = false;   // guarded by mu_
+  bool run_ending_ = false;    // guarded by mu_: the accept loop has ended (the signal watcher must not stop it)
   bool run_returned_ = false;  // guarded by mu_
 };
 

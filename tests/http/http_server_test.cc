@@ -8,6 +8,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <csignal>
+#include <cstdlib>
 #include <string>
 #include <thread>
 
@@ -164,6 +166,67 @@ TEST(HttpServerTest, ConnectionsMadeBeforeRunAreAnsweredOnceItRuns) {
     close(fds[i]);
   }
   server.Stop();
+  runner.join();
+  server.WaitForRequests();
+}
+
+// What main() does with SIGTERM, in a child process (a death test, so that the signal reaches no other test's
+// threads): blocked before any thread starts, read by Run(), which answers a request, then returns when the signal
+// arrives. Exits 0 if it did; 3 if Run() ignored the signal for 10 s.
+void ServeUntilSigterm(HttpServer::SignalReader reader) {
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  std::unique_ptr<Database> db;
+  if (!Database::Open(DatabaseOptions(), &db).ok()) std::_Exit(1);
+  HttpServer server;
+  int port = server.Bind("127.0.0.1", 0);
+  if (port <= 0) std::_Exit(1);
+  Service service(db.get());
+  server.StopOnSignals(signals, reader);
+  std::thread client([port] {
+    int fd = Connect(port);
+    std::string request = ListTablesRequest("Connection: close\r\n");
+    send(fd, request.data(), request.size(), MSG_NOSIGNAL);
+    if (ReadAnswers(fd, 1).find("HTTP/1.1 200 OK\r\n") != 0) std::_Exit(2);
+    close(fd);
+    kill(getpid(), SIGTERM);
+    std::this_thread::sleep_for(std::chrono::seconds(10));
+    std::_Exit(3);
+  });
+  client.detach();
+  server.Run(&service);
+  std::_Exit(0);
+}
+
+TEST(HttpServerTest, ASignalStopsRunReadFromASignalfd) {
+  EXPECT_EXIT(ServeUntilSigterm(HttpServer::SignalReader::kSignalFd), testing::ExitedWithCode(0), "");
+}
+
+// Where the signalfd cannot be made, Run() waits for the signals in a thread instead: they must still stop it.
+TEST(HttpServerTest, ASignalStopsRunReadByAWatcherThread) {
+  EXPECT_EXIT(ServeUntilSigterm(HttpServer::SignalReader::kWatcherThread), testing::ExitedWithCode(0), "");
+}
+
+// A server stopped otherwise ends its signal watcher too: Run() returns, no signal needed.
+TEST(HttpServerTest, StopEndsTheSignalWatcher) {
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGUSR2);
+  std::unique_ptr<Database> db;
+  ASSERT_TRUE(Database::Open(DatabaseOptions(), &db).ok());
+  HttpServer server;
+  ASSERT_GT(server.Bind("127.0.0.1", 0), 0);
+  Service service(db.get());
+  server.StopOnSignals(signals, HttpServer::SignalReader::kWatcherThread);
+  std::thread runner([&] {
+    // The watcher is started by Run(), in this thread: it inherits this mask, so SIGUSR2 reaches only sigwait().
+    pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+    server.Run(&service);
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  server.Stop();  // returns once Run() has returned, which joins the watcher
   runner.join();
   server.WaitForRequests();
 }
