@@ -29,6 +29,14 @@ namespace {
 // open-file limit.
 constexpr size_t kReservedFiles = 1024;
 
+// The lowest signal of signals, or 0 if it holds none.
+int FirstSignalOf(const sigset_t& signals) {
+  for (int sig = 1; sig < NSIG; sig++) {
+    if (sigismember(&signals, sig) == 1) return sig;
+  }
+  return 0;
+}
+
 bool IsLoopbackAddress(const sockaddr* address) {
   if (address->sa_family == AF_INET) {
     return (ntohl(reinterpret_cast<const sockaddr_in*>(address)->sin_addr.s_addr) >> 24) == 127;
@@ -179,7 +187,9 @@ void HttpServer::Run(RequestHandler* handler) {
                    std::strerror(errno));
     }
   }
-  if (stop_signals_ && signal_fd < 0) signal_watcher = std::thread([this] { WatchSignals(); });
+  // The signal that ends the watcher's sigwait() when Run() returns for another reason.
+  const int watcher_wake_signal = stop_signals_ ? FirstSignalOf(*stop_signals_) : 0;
+  if (watcher_wake_signal != 0 && signal_fd < 0) signal_watcher = std::thread([this] { WatchSignals(); });
   if (signal_fd >= 0) fds.push_back({signal_fd, POLLIN, 0});
   fds.push_back({wake_[0], POLLIN, 0});
   bool running = true;
@@ -221,13 +231,8 @@ void HttpServer::Run(RequestHandler* handler) {
       std::lock_guard<std::mutex> lock(mu_);
       run_ending_ = true;
     }
-    // A signal of the set sent to the watcher alone ends its sigwait() (unless a signal has ended it already).
-    for (int sig = 1; sig < NSIG; sig++) {
-      if (sigismember(&*stop_signals_, sig) == 1) {
-        pthread_kill(signal_watcher.native_handle(), sig);
-        break;
-      }
-    }
+    // Sent to the watcher alone, it ends its sigwait() (unless a signal has ended it already).
+    pthread_kill(signal_watcher.native_handle(), watcher_wake_signal);
     signal_watcher.join();
   }
   server_->WaitForConnections();
@@ -243,8 +248,8 @@ void HttpServer::StopOnSignals(const sigset_t& signals, SignalReader reader) {
 
 void HttpServer::WatchSignals() {
   int sig = 0;
-  while (sigwait(&*stop_signals_, &sig) != 0) {
-  }
+  // sigwait() retries interruptions itself: an error means that no signal of the set can be read.
+  if (sigwait(&*stop_signals_, &sig) != 0) return;
   std::lock_guard<std::mutex> lock(mu_);
   if (run_ending_) return;
   BeginStopping();

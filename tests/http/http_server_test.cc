@@ -209,11 +209,9 @@ TEST(HttpServerTest, ASignalStopsRunReadByAWatcherThread) {
   EXPECT_EXIT(ServeUntilSigterm(HttpServer::SignalReader::kWatcherThread), testing::ExitedWithCode(0), "");
 }
 
-// A server stopped otherwise ends its signal watcher too: Run() returns, no signal needed.
-TEST(HttpServerTest, StopEndsTheSignalWatcher) {
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGUSR2);
+// Runs a server whose stop signals (blocked in its thread, so that only sigwait() takes them) a watcher thread
+// reads, and stops it with Stop(), which returns once Run() has: once Run() has ended its watcher, if it has one.
+void RunThenStopWithAWatcher(const sigset_t& signals) {
   std::unique_ptr<Database> db;
   ASSERT_TRUE(Database::Open(DatabaseOptions(), &db).ok());
   HttpServer server;
@@ -221,14 +219,28 @@ TEST(HttpServerTest, StopEndsTheSignalWatcher) {
   Service service(db.get());
   server.StopOnSignals(signals, HttpServer::SignalReader::kWatcherThread);
   std::thread runner([&] {
-    // The watcher is started by Run(), in this thread: it inherits this mask, so SIGUSR2 reaches only sigwait().
-    pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+    pthread_sigmask(SIG_BLOCK, &signals, nullptr);  // the watcher is started by Run(), in this thread
     server.Run(&service);
   });
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  server.Stop();  // returns once Run() has returned, which joins the watcher
+  server.Stop();
   runner.join();
   server.WaitForRequests();
+}
+
+// A server stopped otherwise ends its signal watcher too.
+TEST(HttpServerTest, StopEndsTheSignalWatcher) {
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGUSR2);
+  RunThenStopWithAWatcher(signals);
+}
+
+// With no signal to wait for, Run() starts no watcher, and Stop() is not kept waiting for one.
+TEST(HttpServerTest, AnEmptySignalSetStartsNoWatcher) {
+  sigset_t none;
+  sigemptyset(&none);
+  RunThenStopWithAWatcher(none);
 }
 
 }  // namespace
