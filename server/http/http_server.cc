@@ -253,10 +253,7 @@ void HttpServer::WatchSignals() {
   std::lock_guard<std::mutex> lock(mu_);
   if (run_ending_) return;
   BeginStopping();
-  char byte = 0;
-  if (::write(wake_[1], &byte, 1) < 0) {
-    // A full pipe means a byte is waiting already.
-  }
+  WakeAcceptLoop();
 }
 
 void HttpServer::BeginStopping() {
@@ -265,14 +262,18 @@ void HttpServer::BeginStopping() {
   server_->CloseConnections();
 }
 
+void HttpServer::WakeAcceptLoop() {
+  char byte = 0;
+  if (::write(wake_[1], &byte, 1) < 0) {
+    // A full pipe means a byte is waiting already: the accept loop wakes all the same.
+  }
+}
+
 void HttpServer::Stop() {
   std::unique_lock<std::mutex> lock(mu_);
   BeginStopping();
   if (!run_started_) return;
-  char byte = 0;
-  if (::write(wake_[1], &byte, 1) < 0) {
-    // The pipe is only ever written once per Stop(); a full pipe means a byte is waiting already.
-  }
+  WakeAcceptLoop();
   returned_.wait(lock, [this] { return run_returned_; });
 }
 

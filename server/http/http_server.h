@@ -125,6 +125,8 @@ class HttpServer {
   HttpAnswer RunHandler(const HttpRequestView& request, int socket);
   // What Stop() does before it waits for Run() to return. REQUIRES: mu_ held.
   void BeginStopping();
+  // Writes the byte that wakes Run()'s accept loop (wake_), which then sees stopping_ and ends.
+  void WakeAcceptLoop();
   // Run()'s thread waiting for the stop signals (SignalReader::kWatcherThread): stops the accept loop when one
   // arrives; ends without stopping it when Run() wakes it with run_ending_ set.
   void WatchSignals();
