@@ -33,6 +33,9 @@ ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$JOBS" || status=1
 # The per-request cost in instructions (valgrind, so a busy machine cannot make it flake): a no-op request, a Query
 # page and a loaded item against bench/instruction_baseline.json; more than 5% worse fails (about two minutes).
 python3 bench/instruction_guard.py --binary "$BUILD_DIR/dynapage" || status=1
+# Start-up's functions laid out together (scripts/code_order.txt; bench/README.md, "Code layout"): the link took the
+# order (seconds).
+python3 bench/code_order.py --check "$BUILD_DIR/dynapage" || status=1
 
 # The container (built around the binary above, seconds) and Terraform against dynapage; each says SKIPPED where
 # this machine cannot run it (no Docker engine; no terraform or provider).
