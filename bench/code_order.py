@@ -29,11 +29,9 @@ librocksdb.a, whose functions move with their whole source file, in that file's 
 import argparse
 import os
 import re
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -65,31 +63,13 @@ def requests(client):
 
 def functions_run(binary, workload):
     """The mangled names of the functions the server ran, start to exit, serving workload."""
-    port = guard.free_port()
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "callgrind.out")
-        server = subprocess.Popen(
-            ["valgrind", "--tool=callgrind", "--demangle=no", "--callgrind-out-file=" + out, binary,
-             "--host", "127.0.0.1", "--port", str(port), "--ttl-interval", "0"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        try:
-            deadline = time.time() + 60
-            while True:
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                    break
-                except OSError:
-                    if time.time() > deadline or server.poll() is not None:
-                        raise RuntimeError("dynapage did not start under valgrind")
-                    time.sleep(0.1)
-            client = guard.Client(port)
-            workload(client)
-            client.conn.close()
-        finally:
-            server.terminate()
-            server.wait(timeout=120)
+        guard.serve_under_valgrind(["--tool=callgrind", "--demangle=no", "--callgrind-out-file=" + out], binary,
+                                   [workload])
         names = {}
         ran = []
+        seen = set()
         # Callgrind names a function once, "fn=(id) name", and by its id alone after that.
         for line in open(out):
             match = re.match(r"^c?fn=\((\d+)\)(?: (.+))?$", line.rstrip("\n"))
@@ -98,7 +78,8 @@ def functions_run(binary, workload):
             if match.group(2):
                 names[match.group(1)] = re.sub(r"'\d+$", "", match.group(2))  # "'2": a recursion level
             name = names.get(match.group(1))
-            if name and not name.startswith("0x") and name not in ran:
+            if name and not name.startswith("0x") and name not in seen:
+                seen.add(name)
                 ran.append(name)
         return ran
 

@@ -116,32 +116,40 @@ def free_port():
         return s.getsockname()[1]
 
 
+def serve_under_valgrind(valgrind_args, binary, workloads, server_args=()):
+    """Runs binary under valgrind with valgrind_args, serves workloads from one keep-alive connection, stops it
+    (SIGTERM); returns valgrind's stderr."""
+    port = free_port()
+    server = subprocess.Popen(
+        ["valgrind"] + list(valgrind_args) + [binary, "--host", "127.0.0.1", "--port", str(port),
+                                              "--ttl-interval", "0"] + list(server_args),
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.time() + 60
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if time.time() > deadline or server.poll() is not None:
+                    raise RuntimeError("dynapage did not start under valgrind")
+                time.sleep(0.1)
+        client = Client(port)
+        for workload in workloads:
+            workload(client)
+        client.conn.close()
+    finally:
+        server.terminate()
+        _, stderr = server.communicate(timeout=120)
+    return stderr
+
+
 def measure(binary, workloads):
     """The server's instructions, start to exit, running the workloads."""
-    port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "cachegrind.out")
-        server = subprocess.Popen(
-            ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=" + out, binary,
-             "--host", "127.0.0.1", "--port", str(port), "--ttl-interval", "0", "--no-client-cpu-affinity"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        try:
-            deadline = time.time() + 60
-            while True:
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                    break
-                except OSError:
-                    if time.time() > deadline or server.poll() is not None:
-                        raise RuntimeError("dynapage did not start under valgrind")
-                    time.sleep(0.1)
-            client = Client(port)
-            for workload in workloads:
-                workload(client)
-            client.conn.close()
-        finally:
-            server.terminate()
-            _, stderr = server.communicate(timeout=120)
+        stderr = serve_under_valgrind(["--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=" + out],
+                                      binary, workloads, ["--no-client-cpu-affinity"])
         match = re.search(r"I\s+refs:\s+([\d,]+)", stderr)
         if not match:
             raise RuntimeError("no instruction count from valgrind:\n" + stderr[-2000:])
