@@ -74,8 +74,6 @@ bool HasDuplicates(std::vector<std::string> elements) {
   return std::adjacent_find(elements.begin(), elements.end()) != elements.end();
 }
 
-std::string_view View(const rapidjson::Value& v) { return std::string_view(v.GetString(), v.GetStringLength()); }
-
 // The default-constructed value of member `name` in *map, for Build to fill: a new entry, or a repeated name's
 // entry cleared (the last occurrence of a name wins).
 AttributeValue& Slot(std::string_view name, AttributeMap* map) {
@@ -108,12 +106,12 @@ Status Build(const rapidjson::Value& json, int depth, AttributeValue* out) {
         out->scalar.assign(v.GetString(), v.GetStringLength());
         break;
       case AttrType::kN:
-        DP_RETURN_IF_ERROR(Decimal::Canonicalize(View(v), &out->scalar));
+        DP_RETURN_IF_ERROR(Decimal::Canonicalize(JsonText(v), &out->scalar));
         out->type = type;
         break;
       case AttrType::kB:
         out->type = type;
-        Base64Decode(View(v), &out->scalar);  // already checked in pass 1
+        Base64Decode(JsonText(v), &out->scalar);  // already checked in pass 1
         break;
       case AttrType::kBool:
         out->type = type;
@@ -137,13 +135,13 @@ Status Build(const rapidjson::Value& json, int depth, AttributeValue* out) {
           if (type == AttrType::kNS) {
             // An empty member is echoed after ": " (an empty N is not, dialects.md §2.7).
             if (e.GetStringLength() == 0) return Status::Validation(std::string(kNotNumeric) + ": ");
-            DP_RETURN_IF_ERROR(Decimal::Canonicalize(View(e), &elements.emplace_back()));
+            DP_RETURN_IF_ERROR(Decimal::Canonicalize(JsonText(e), &elements.emplace_back()));
           } else if (type == AttrType::kBS) {
             std::string bytes;
-            Base64Decode(View(e), &bytes);
+            Base64Decode(JsonText(e), &bytes);
             elements.push_back(std::move(bytes));
           } else {
-            elements.emplace_back(View(e));
+            elements.emplace_back(JsonText(e));
           }
         }
         if (elements.empty()) {
@@ -187,7 +185,7 @@ Status Build(const rapidjson::Value& json, int depth, AttributeValue* out) {
         AttributeMap members;
         for (auto e = v.MemberBegin(); e != v.MemberEnd(); ++e) {
           if (e->value.IsNull()) continue;
-          DP_RETURN_IF_ERROR(Build(e->value, depth + 1, &Slot(View(e->name), &members)));
+          DP_RETURN_IF_ERROR(Build(e->value, depth + 1, &Slot(JsonText(e->name), &members)));
         }
         out->type = type;
         out->map = std::move(members);
@@ -224,7 +222,7 @@ bool BuildStored(const rapidjson::Value& json, AttributeValue* out) {
     case AttrType::kB:
       if (!v.IsString()) return false;
       out->type = type;
-      return Base64Decode(View(v), &out->scalar).ok();
+      return Base64Decode(JsonText(v), &out->scalar).ok();
     case AttrType::kBool:
     case AttrType::kNull:
       if (!v.IsBool()) return false;
@@ -241,7 +239,7 @@ bool BuildStored(const rapidjson::Value& json, AttributeValue* out) {
         if (!e.IsString()) return false;
         if (type == AttrType::kBS) {
           std::string bytes;
-          if (!Base64Decode(View(e), &bytes).ok()) return false;
+          if (!Base64Decode(JsonText(e), &bytes).ok()) return false;
           out->set.push_back(std::move(bytes));
         } else {
           out->set.emplace_back(e.GetString(), e.GetStringLength());
@@ -279,7 +277,7 @@ Status DecodeAttributeMap(const rapidjson::Value& json, AttributeMap* out) {
   }
   for (auto m = json.MemberBegin(); m != json.MemberEnd(); ++m) {
     if (m->value.IsNull()) continue;
-    DP_RETURN_IF_ERROR(Build(m->value, 0, &Slot(View(m->name), out)));
+    DP_RETURN_IF_ERROR(Build(m->value, 0, &Slot(JsonText(m->name), out)));
   }
   return Status::OK();
 }

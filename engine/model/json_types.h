@@ -10,6 +10,8 @@
 
 #include <rapidjson/document.h>
 
+#include <string_view>
+
 #include "engine/base/status.h"
 
 namespace dynapage {
@@ -22,6 +24,11 @@ Status CheckJsonInteger(const rapidjson::Value& v, const char* java_type = "Inte
 Status CheckJsonObject(const rapidjson::Value& v);
 // A list: a JSON array.
 Status CheckJsonList(const rapidjson::Value& v);
+
+// The characters of a JSON string, NULs included. REQUIRES: v.IsString() (RapidJSON asserts it in debug builds).
+inline std::string_view JsonText(const rapidjson::Value& v) {
+  return std::string_view(v.GetString(), v.GetStringLength());
+}
 
 }  // namespace dynapage
 

@@ -3,20 +3,19 @@
 #include <algorithm>
 #include <cstring>
 
+#include "engine/model/json_types.h"
 #include "engine/model/number.h"
 
 namespace dynapage {
 
 namespace {
 
-std::string_view View(const rapidjson::Value& v) { return std::string_view(v.GetString(), v.GetStringLength()); }
-
 // The type of a value written as exactly one member S, N, BOOL or NULL, whose JSON type DecodeAttributeMap
 // accepts; false for anything else.
 bool ScalarType(const rapidjson::Value& value, AttrType* type) {
   if (!value.IsObject() || value.MemberCount() != 1) return false;
   const auto& member = *value.MemberBegin();
-  std::string_view name = View(member.name);
+  std::string_view name = JsonText(member.name);
   if (name == "S" || name == "N") {
     *type = name == "S" ? AttrType::kS : AttrType::kN;
     return member.value.IsString();
@@ -62,14 +61,14 @@ bool WireItem::FromJson(const rapidjson::Value& json, WireItem* out) {
     a = Attribute();
     if (!ScalarType(m->value, &a.type)) return false;
     const rapidjson::Value& v = m->value.MemberBegin()->value;
-    a.name = View(m->name);
+    a.name = JsonText(m->name);
     // A name DynamoDB refuses: left to the full decoding, which says why.
     if (a.name.empty() || a.name.size() > 65535) return false;
     a.name_order = NameOrder(a.name);
     if (a.type == AttrType::kS) {
-      a.text = View(v);
+      a.text = JsonText(v);
     } else if (a.type == AttrType::kN) {
-      a.text = View(v);
+      a.text = JsonText(v);
       // A plain integer, the common number, is its own canonical text: it is not copied to be compared.
       if (!Decimal::IsPlainInteger(a.text)) {
         if (!Decimal::Canonicalize(a.text, &canonical).ok()) return false;

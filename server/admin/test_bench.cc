@@ -23,7 +23,7 @@ int64_t SteadyNanos() {
       .count();
 }
 
-std::string_view Text(const rapidjson::Value& object, const char* member) {
+std::string_view StringMember(const rapidjson::Value& object, const char* member) {
   if (!object.IsObject()) return {};
   auto m = object.FindMember(member);
   if (m == object.MemberEnd() || !m->value.IsString()) return {};
@@ -381,8 +381,8 @@ void TestBench::After(const HookedRequest& request, const WireResponse& response
   rapidjson::Document answer;
   if (response.status != 200 && !response.drop_connection) {
     answer.Parse(response.body.c_str(), response.body.size());
-    line.message = answer.IsObject() ? Text(answer, "message") : std::string_view();
-    if (line.message.empty() && answer.IsObject()) line.message = Text(answer, "Message");
+    line.message = answer.IsObject() ? StringMember(answer, "message") : std::string_view();
+    if (line.message.empty() && answer.IsObject()) line.message = StringMember(answer, "Message");
   }
   line.latency_ms = static_cast<double>(static_cast<int64_t>(seconds * 1e6)) / 1e3;
   line.items_returned = counters.items_returned;

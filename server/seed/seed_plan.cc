@@ -24,8 +24,6 @@ namespace fs = std::filesystem;
 // Seed files and table.json files may nest this deep outside items (CreateTable's input needs 5 levels).
 constexpr size_t kMaxDefinitionDepth = 64;
 
-std::string Where(const std::string& file, size_t line) { return file + ":" + std::to_string(line) + ": "; }
-
 // 1-based line numbers of byte offsets in one text.
 class LineIndex {
  public:
@@ -149,7 +147,7 @@ bool ParseSeedText(std::string* text, const std::string& file, const LineIndex& 
   };
   document->Populate(parse);
   if (!reader.HasParseError()) return true;
-  *error = Where(file, lines.LineOf(reader.GetErrorOffset())) +
+  *error = SeedErrorPlace(file, lines.LineOf(reader.GetErrorOffset())) +
            (too_deep ? "a table definition nested deeper than " + std::to_string(kMaxDefinitionDepth) + " levels"
                      : std::string("not JSON: ") + rapidjson::GetParseError_En(reader.GetParseErrorCode()));
   return false;
@@ -246,21 +244,21 @@ void ReadExportItems(const fs::path& folder, SeedPlan* plan) {
     std::string key = entry.HasParseError() || !entry.IsObject() ? "" : StringMember(entry, "dataFileS3Key");
     size_t data = key.rfind("data/");
     if (data == std::string::npos) {
-      plan->errors.push_back(Where(files_path.string(), line_number) + "no dataFileS3Key naming a data/ file");
+      plan->errors.push_back(SeedErrorPlace(files_path.string(), line_number) + "no dataFileS3Key naming a data/ file");
       continue;
     }
     // The key names the file in the bucket it was exported to; the folder may have been copied anywhere since.
     fs::path data_path = folder / key.substr(data);
     std::string bytes;
     if (!ReadWholeFile(data_path, &bytes)) {
-      plan->errors.push_back(Where(files_path.string(), line_number) + "cannot read " + data_path.string());
+      plan->errors.push_back(SeedErrorPlace(files_path.string(), line_number) + "cannot read " + data_path.string());
       continue;
     }
     SeedTable& table = plan->tables.back();
     Status read = ReadExportObjectItems(format, key, bytes, [&](size_t index, const Status& s, AttributeMap* item) {
       // An export writes one item a line.
       if (!s.ok()) {
-        plan->errors.push_back(Where(data_path.string(), index + 1) + "table " + table.table_name + " item " +
+        plan->errors.push_back(SeedErrorPlace(data_path.string(), index + 1) + "table " + table.table_name + " item " +
                                std::to_string(index) + ": " + SeedErrorText(s));
         return;
       }
@@ -298,7 +296,7 @@ void ReadExportFolderSeed(const fs::path& folder, const Caller& default_caller, 
   }
   auto create_table = std::make_unique<rapidjson::Document>();
   if (!json.IsObject() || !ReadDefinition(json, create_table.get())) {
-    plan->errors.push_back(Where(definition_path.string(), 1) +
+    plan->errors.push_back(SeedErrorPlace(definition_path.string(), 1) +
                            "not a table definition (CreateTable's input or DescribeTable's output)");
     return;
   }
@@ -307,6 +305,8 @@ void ReadExportFolderSeed(const fs::path& folder, const Caller& default_caller, 
 }
 
 }  // namespace
+
+std::string SeedErrorPlace(const std::string& file, size_t line) { return file + ":" + std::to_string(line) + ": "; }
 
 std::string SeedErrorText(const Status& status) {
   std::string type = ToWireError(status).type;
@@ -409,7 +409,7 @@ void ReadSeedJson(std::string text, const std::string& file, const std::string& 
   }
   auto tables = document.IsObject() ? document.FindMember("Tables") : document.MemberEnd();
   if (!document.IsObject() || tables == document.MemberEnd() || !tables->value.IsArray()) {
-    plan->errors.push_back(Where(file, 1) + "a seed file is an object with a \"Tables\" list");
+    plan->errors.push_back(SeedErrorPlace(file, 1) + "a seed file is an object with a \"Tables\" list");
     return;
   }
   Caller file_caller = CallerOf(document, default_caller);
@@ -422,7 +422,7 @@ void ReadSeedJson(std::string text, const std::string& file, const std::string& 
     size_t entry_line = line_of(t, SIZE_MAX);
     auto create_table = std::make_unique<rapidjson::Document>();
     if (!entry.IsObject() || !ReadDefinition(entry, create_table.get())) {
-      plan->errors.push_back(Where(file, entry_line) + "table " + std::to_string(t) +
+      plan->errors.push_back(SeedErrorPlace(file, entry_line) + "table " + std::to_string(t) +
                              ": needs \"CreateTable\" (CreateTable's input) or \"Table\" (DescribeTable's output)");
       continue;
     }
@@ -430,7 +430,8 @@ void ReadSeedJson(std::string text, const std::string& file, const std::string& 
     SeedTable& table = plan->tables.back();
     auto items = entry.FindMember("Items");
     if (items != entry.MemberEnd() && !items->value.IsArray()) {
-      plan->errors.push_back(Where(file, entry_line) + "table " + table.table_name + ": \"Items\" is not a list");
+      plan->errors.push_back(SeedErrorPlace(file, entry_line) + "table " + table.table_name +
+                             ": \"Items\" is not a list");
     } else if (items != entry.MemberEnd()) {
       table.items.reserve(table.items.size() + items->value.Size());
       for (size_t i = 0; i < items->value.Size(); ++i) {
@@ -442,8 +443,8 @@ void ReadSeedJson(std::string text, const std::string& file, const std::string& 
         Status decoded = json.IsObject() ? DecodeAttributeMap(json, &item.item)
                                          : Status::Validation("an item is an object of attribute values");
         if (!decoded.ok()) {
-          plan->errors.push_back(Where(file, item.line) + "table " + table.table_name + " item " + std::to_string(i) +
-                                 ": " + SeedErrorText(decoded));
+          plan->errors.push_back(SeedErrorPlace(file, item.line) + "table " + table.table_name + " item " +
+                                 std::to_string(i) + ": " + SeedErrorText(decoded));
           table.items.pop_back();
         }
       }

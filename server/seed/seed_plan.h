@@ -53,6 +53,9 @@ struct SeedPlan {
 // "ValidationException: message": an error as an SDK shows it, for the seed's error lines.
 std::string SeedErrorText(const Status& status);
 
+// "file:line: ": where a seed error line points.
+std::string SeedErrorPlace(const std::string& file, size_t line);
+
 // Reads path (a seed JSON file or an export folder) into *plan, adding its tables and any errors. default_caller
 // is the namespace of tables that name none.
 void ReadSeedPath(const std::string& path, const Caller& default_caller, SeedPlan* plan);

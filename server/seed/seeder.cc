@@ -27,8 +27,6 @@ double SecondsSince(SteadyClock::time_point start) {
   return std::chrono::duration<double>(SteadyClock::now() - start).count();
 }
 
-std::string Where(const std::string& file, size_t line) { return file + ":" + std::to_string(line) + ": "; }
-
 // CreateTable of table's input in db, as a request of context's from table's caller would make it.
 Status CreateSeedTable(const SeedTable& table, Database* db, DatabaseSet* databases, const RequestContext& context) {
   RequestContext as_caller = context;
@@ -62,14 +60,14 @@ void CheckPlan(SeedPlan* plan, DatabaseSet* databases, const RequestContext& con
     Status s = databases->For(table.caller, &real);
     if (s.ok()) s = scratch->For(table.caller, &check);
     if (!s.ok()) {
-      plan->errors.push_back(Where(table.file, table.line) + "table " + table.table_name + ": " + s.message());
+      plan->errors.push_back(SeedErrorPlace(table.file, table.line) + "table " + table.table_name + ": " + s.message());
       exists->push_back(false);
       continue;
     }
     exists->push_back(!table.table_name.empty() && real->catalog().FindTable(table.table_name) != nullptr);
     s = CreateSeedTable(table, check, scratch.get(), context);
     if (!s.ok()) {
-      plan->errors.push_back(Where(table.file, table.line) + "table " + table.table_name +
+      plan->errors.push_back(SeedErrorPlace(table.file, table.line) + "table " + table.table_name +
                              ": CreateTable: " + SeedErrorText(s));
       continue;
     }
@@ -81,7 +79,8 @@ void CheckPlan(SeedPlan* plan, DatabaseSet* databases, const RequestContext& con
       if (valid.ok() && ItemSize(item.item) > kMaxItemSize) {
         valid = Status::Validation("Item size has exceeded the maximum allowed size");
       }
-      if (!valid.ok()) plan->errors.push_back(Where(item.file, item.line) + what + ": " + SeedErrorText(valid));
+      if (!valid.ok())
+        plan->errors.push_back(SeedErrorPlace(item.file, item.line) + what + ": " + SeedErrorText(valid));
     }
   }
 }
