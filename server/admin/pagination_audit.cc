@@ -36,11 +36,7 @@ std::string CanonicalMap(const rapidjson::Value& map) {
   return out + "}";
 }
 
-std::string Text(const rapidjson::Value& object, const char* member) {
-  auto m = object.FindMember(member);
-  if (m == object.MemberEnd() || !m->value.IsString()) return "";
-  return std::string(m->value.GetString(), m->value.GetStringLength());
-}
+std::string Text(const rapidjson::Value& object, const char* member) { return std::string(TextMember(object, member)); }
 
 const rapidjson::Value* Member(const rapidjson::Value& object, const char* member) {
   auto m = object.FindMember(member);

@@ -13,6 +13,7 @@
 #include "server/admin/admin_json.h"
 #include "server/admin/logged_continuation.h"
 #include "server/protocol/in_process_request.h"
+#include "server/protocol/request_targets.h"
 
 namespace dynapage {
 
@@ -21,13 +22,6 @@ namespace {
 int64_t SteadyNanos() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
       .count();
-}
-
-std::string_view StringMember(const rapidjson::Value& object, const char* member) {
-  if (!object.IsObject()) return {};
-  auto m = object.FindMember(member);
-  if (m == object.MemberEnd() || !m->value.IsString()) return {};
-  return std::string_view(m->value.GetString(), m->value.GetStringLength());
 }
 
 size_t TransactItemCount(const rapidjson::Value& body) {
@@ -381,8 +375,8 @@ void TestBench::After(const HookedRequest& request, const WireResponse& response
   rapidjson::Document answer;
   if (response.status != 200 && !response.drop_connection) {
     answer.Parse(response.body.c_str(), response.body.size());
-    line.message = answer.IsObject() ? StringMember(answer, "message") : std::string_view();
-    if (line.message.empty() && answer.IsObject()) line.message = StringMember(answer, "Message");
+    line.message = TextMember(answer, "message");
+    if (line.message.empty()) line.message = TextMember(answer, "Message");
   }
   line.latency_ms = static_cast<double>(static_cast<int64_t>(seconds * 1e6)) / 1e3;
   line.items_returned = counters.items_returned;
