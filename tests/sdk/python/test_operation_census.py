@@ -2,8 +2,9 @@
 
 The operations are read from the npm package @aws-sdk/client-dynamodb (SDK_MODEL_VERSION): one
 dist-types/commands/<Operation>Command.d.ts per operation. The package is fetched once with `npm pack` into
-tests/sdk/js/node_modules/ (ignored by git; $DYNAPAGE_SDK_MODEL_DIR names an unpacked package instead), and read as
-files: no SDK code runs, so no newer Node.js than Debian's is needed. Each operation is sent with an empty body;
+tests/sdk/.sdk-model-<version>/ (ignored by git; $DYNAPAGE_SDK_MODEL_DIR names an unpacked package instead), and
+read as files: no SDK code runs, so no newer Node.js than Debian's is needed. Not under tests/sdk/js/node_modules:
+the sdk_javascript test's `npm ci` empties that directory, and ctest runs it beside this one. Each operation is sent with an empty body;
 none may answer UnknownOperationException except UNKNOWN_ALLOWED, and those must (so that the list shrinks as they
 land)."""
 
@@ -12,6 +13,7 @@ import os
 import shutil
 import subprocess
 import tarfile
+import tempfile
 
 import pytest
 
@@ -27,7 +29,7 @@ def sdk_model_dir():
     given = os.environ.get("DYNAPAGE_SDK_MODEL_DIR")
     if given:
         return given
-    cache = os.path.join(REPO, "tests", "sdk", "js", "node_modules", f".sdk-model-{SDK_MODEL_VERSION}")
+    cache = os.path.join(REPO, "tests", "sdk", f".sdk-model-{SDK_MODEL_VERSION}")
     package = os.path.join(cache, "package")
     if os.path.isdir(os.path.join(package, "dist-types", "commands")):
         return package
@@ -36,11 +38,16 @@ def sdk_model_dir():
             pytest.fail("npm not found: the operation census cannot read the SDK model")
         pytest.skip("npm not found: the operation census NOT run")
     os.makedirs(cache, exist_ok=True)
-    packed = subprocess.run(["npm", "pack", f"@aws-sdk/client-dynamodb@{SDK_MODEL_VERSION}", "--loglevel=error"],
-                            cwd=cache, capture_output=True, text=True, timeout=300)
-    assert packed.returncode == 0, packed.stderr
-    with tarfile.open(os.path.join(cache, packed.stdout.strip().splitlines()[-1])) as tar:
-        tar.extractall(cache, members=[m for m in tar.getmembers() if m.name.startswith("package/dist-types/")])
+    # Unpacked beside the cache and renamed into place, so that a run stopped half-way leaves no half package.
+    with tempfile.TemporaryDirectory(dir=cache) as unpacking:
+        packed = subprocess.run(["npm", "pack", f"@aws-sdk/client-dynamodb@{SDK_MODEL_VERSION}", "--loglevel=error"],
+                                cwd=unpacking, capture_output=True, text=True, timeout=300)
+        assert packed.returncode == 0, packed.stderr
+        with tarfile.open(os.path.join(unpacking, packed.stdout.strip().splitlines()[-1])) as tar:
+            tar.extractall(unpacking,
+                           members=[m for m in tar.getmembers() if m.name.startswith("package/dist-types/")])
+        shutil.rmtree(package, ignore_errors=True)
+        os.rename(os.path.join(unpacking, "package"), package)
     return package
 
 
