@@ -3,23 +3,13 @@
 #include <rapidjson/stringbuffer.h>
 
 #include <cmath>
-#include <cstdio>
-#include <ctime>
 
+#include "engine/base/utc_time.h"
 #include "engine/model/attribute_value_json.h"
 
 namespace dynapage {
 
-std::string FormatIsoTime(double seconds) {
-  int64_t millis = static_cast<int64_t>(std::llround(seconds * 1000));
-  time_t whole = static_cast<time_t>(millis / 1000);
-  struct tm utc;
-  gmtime_r(&whole, &utc);
-  char text[80];
-  std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.tm_year + 1900, utc.tm_mon + 1,
-                utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec, static_cast<int>(millis % 1000));
-  return text;
-}
+std::string FormatIsoTime(double seconds) { return IsoUtcText(std::llround(seconds * 1000)); }
 
 namespace {
 // "<prefix>/AWSDynamoDB/" ("AWSDynamoDB/" for an empty prefix; the prefix's trailing '/' not doubled).

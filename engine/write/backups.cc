@@ -4,12 +4,12 @@
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
-#include <ctime>
 #include <mutex>
 #include <random>
 #include <set>
 
 #include "engine/base/random_seed.h"
+#include "engine/base/utc_time.h"
 #include "engine/write/table_settings.h"
 
 namespace dynapage {
@@ -74,16 +74,7 @@ bool ParseBackupArn(const std::string& arn, BackupArnParts* out) {
 }
 
 // "2026-11-28T04:30:00.123Z"
-std::string IsoTime(double seconds) {
-  const int64_t ms = static_cast<int64_t>(std::llround(seconds * 1000));
-  std::time_t whole = static_cast<std::time_t>(ms / 1000);
-  std::tm utc{};
-  gmtime_r(&whole, &utc);
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.tm_year + 1900, utc.tm_mon + 1, utc.tm_mday,
-                utc.tm_hour, utc.tm_min, utc.tm_sec, static_cast<int>(ms % 1000));
-  return buf;
-}
+std::string IsoTime(double seconds) { return IsoUtcText(std::llround(seconds * 1000)); }
 
 bool SameKey(const std::vector<KeyElementInput>& input, const KeySchema& key) {
   std::vector<KeyElementInput> recorded;

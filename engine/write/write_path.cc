@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <ctime>
 #include <random>
 #include <set>
 #include <string_view>
@@ -10,6 +9,7 @@
 #include "engine/base/check.h"
 #include "engine/base/messages.h"
 #include "engine/base/random_seed.h"
+#include "engine/base/utc_time.h"
 #include "engine/catalog/catalog_keys.h"
 #include "engine/storage/item_key.h"
 #include "engine/storage/key_codec.h"
@@ -38,15 +38,7 @@ std::string NewUuid() {
 }
 
 // A stream label: the UTC time of ms as "2024-11-18T14:36:44.149".
-std::string StreamLabel(int64_t ms) {
-  std::time_t seconds = static_cast<std::time_t>(ms / 1000);
-  std::tm utc{};
-  gmtime_r(&seconds, &utc);
-  char buf[96];
-  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03d", utc.tm_year + 1900, utc.tm_mon + 1, utc.tm_mday,
-                utc.tm_hour, utc.tm_min, utc.tm_sec, static_cast<int>(ms % 1000));
-  return buf;
-}
+std::string StreamLabel(int64_t ms) { return IsoUtcText(ms, /*zone_designator=*/false); }
 
 // "shardId-" + the creation time in 20 digits + "-" + 8 hex digits from the stream's ARN: 37 characters, the
 // form Flink's shard-id pattern and boto3's 28-character minimum accept.

@@ -4,12 +4,11 @@
 #include <rapidjson/writer.h>
 
 #include <chrono>
-#include <cstdio>
-#include <ctime>
 #include <thread>
 #include <utility>
 
 #include "engine/base/check.h"
+#include "engine/base/utc_time.h"
 #include "server/admin/admin_json.h"
 #include "server/admin/logged_continuation.h"
 #include "server/protocol/in_process_request.h"
@@ -68,14 +67,7 @@ bool IsContinued(std::string_view operation) {
 
 std::string UtcNow() {
   auto now = std::chrono::system_clock::now();
-  std::time_t seconds = std::chrono::system_clock::to_time_t(now);
-  auto millis = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
-  std::tm tm{};
-  gmtime_r(&seconds, &tm);
-  char text[96];
-  std::snprintf(text, sizeof(text), "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-                tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(millis));
-  return text;
+  return IsoUtcText(std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count());
 }
 
 }  // namespace

@@ -4,12 +4,14 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <random>
 
 #include "engine/base/check.h"
 #include "engine/base/random_seed.h"
+#include "engine/base/utc_time.h"
 
 namespace dynapage {
 
@@ -61,15 +63,19 @@ RequestId NewRequestId() {
 }
 
 const std::string& DateHeaderLine() {
+  static constexpr char kWeekdays[][4] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+  static constexpr char kMonths[][4] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                        "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
   thread_local time_t formatted_at = -1;
   thread_local std::string line;
   time_t now = std::time(nullptr);
   if (now != formatted_at) {
-    tm parts;
-    gmtime_r(&now, &parts);
+    // Not gmtime_r + strftime: glibc's first gmtime_r reads /etc/localtime, on the server's first answer.
+    const UtcTime t = UtcTimeOfMillis(static_cast<int64_t>(now) * 1000);
     char text[64];
-    size_t n = std::strftime(text, sizeof(text), "Date: %a, %d %b %Y %H:%M:%S GMT\r\n", &parts);
-    line.assign(text, n);
+    int n = std::snprintf(text, sizeof(text), "Date: %s, %02d %s %04lld %02d:%02d:%02d GMT\r\n", kWeekdays[t.weekday],
+                          t.day, kMonths[t.month - 1], static_cast<long long>(t.year), t.hour, t.minute, t.second);
+    line.assign(text, n > 0 ? static_cast<size_t>(n) : 0);
     formatted_at = now;
   }
   return line;

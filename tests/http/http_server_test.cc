@@ -10,6 +10,7 @@
 
 #include <csignal>
 #include <cstdlib>
+#include <ctime>
 #include <string>
 #include <thread>
 
@@ -69,6 +70,28 @@ TEST(HttpServerTest, PipelinedRequestsAreAnsweredInOrder) {
   // SendRaw splits off the first answer's headers; its body holds the first JSON and the whole second answer.
   EXPECT_EQ(0u, r.body.find("{\"TableNames\":[]}HTTP/1.1 200 OK\r\n")) << r.Describe();
   EXPECT_EQ(2, CountOf(r.body, "{\"TableNames\":[]}"));
+}
+
+// "Date: Mon, 30 Nov 2026 07:05:09 GMT" (RFC 9110's IMF-fixdate), the time the answer was made, as the C library
+// formats it (the server works it out without the C library, which reads /etc/localtime for it).
+std::string HttpDateLine(time_t at) {
+  tm parts{};
+  gmtime_r(&at, &parts);
+  char text[64];
+  size_t n = std::strftime(text, sizeof(text), "Date: %a, %d %b %Y %H:%M:%S GMT\r\n", &parts);
+  return std::string(text, n);
+}
+
+TEST(HttpServerTest, AnswersAreDatedInHttpForm) {
+  TestServer server;
+  time_t before = std::time(nullptr);
+  HttpResult r = server.SendRaw(ListTablesRequest("Connection: close\r\n"));
+  time_t after = std::time(nullptr);
+  ASSERT_EQ(200, r.status) << r.Describe();
+  std::string line = "Date: " + r.Header("Date") + "\r\n";
+  bool matched = false;
+  for (time_t t = before; t <= after; ++t) matched = matched || line == HttpDateLine(t);
+  EXPECT_TRUE(matched) << line << " is not " << HttpDateLine(before);
 }
 
 TEST(HttpServerTest, KeepAliveConnectionServesManyRequests) {
