@@ -1,5 +1,6 @@
 #include "engine/base/utc_time.h"
 
+#include <cmath>
 #include <cstdio>
 
 namespace dynapage {
@@ -49,5 +50,7 @@ std::string IsoUtcText(int64_t unix_millis, bool zone_designator) {
                         t.month, t.day, t.hour, t.minute, t.second, t.millisecond, zone_designator ? "Z" : "");
   return std::string(text, n > 0 ? static_cast<size_t>(n) : 0);
 }
+
+std::string IsoUtcTextOfSeconds(double unix_seconds) { return IsoUtcText(std::llround(unix_seconds * 1000)); }
 
 }  // namespace dynapage

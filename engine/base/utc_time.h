@@ -28,6 +28,8 @@ UtcTime UtcTimeOfMillis(int64_t unix_millis);
 
 // "2026-11-28T04:30:00.123Z"; without the final "Z" if !zone_designator (a stream's label).
 std::string IsoUtcText(int64_t unix_millis, bool zone_designator = true);
+// The same for seconds with a fraction (DynamoDB's CreationDateTime and the like), rounded to the millisecond.
+std::string IsoUtcTextOfSeconds(double unix_seconds);
 
 }  // namespace dynapage
 

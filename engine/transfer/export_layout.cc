@@ -2,14 +2,10 @@
 
 #include <rapidjson/stringbuffer.h>
 
-#include <cmath>
-
 #include "engine/base/utc_time.h"
 #include "engine/model/attribute_value_json.h"
 
 namespace dynapage {
-
-std::string FormatIsoTime(double seconds) { return IsoUtcText(std::llround(seconds * 1000)); }
 
 namespace {
 // "<prefix>/AWSDynamoDB/" ("AWSDynamoDB/" for an empty prefix; the prefix's trailing '/' not doubled).
@@ -61,15 +57,15 @@ std::string ManifestSummaryJson(const ExportRecord& record, const std::string& m
   w.Key("exportArn");
   w.String(record.arn);
   w.Key("startTime");
-  w.String(FormatIsoTime(record.start_time));
+  w.String(IsoUtcTextOfSeconds(record.start_time));
   w.Key("endTime");
-  w.String(FormatIsoTime(record.end_time.value_or(record.start_time)));
+  w.String(IsoUtcTextOfSeconds(record.end_time.value_or(record.start_time)));
   w.Key("tableArn");
   w.String(record.table_arn);
   w.Key("tableId");
   w.String(record.table_id);
   w.Key("exportTime");
-  w.String(FormatIsoTime(record.export_time));
+  w.String(IsoUtcTextOfSeconds(record.export_time));
   w.Key("s3Bucket");
   w.String(record.s3_bucket);
   optional("s3Prefix", record.s3_prefix);
@@ -90,9 +86,9 @@ std::string ManifestSummaryJson(const ExportRecord& record, const std::string& m
     w.Key("outputView");
     w.String(record.export_view_type.value_or("NEW_AND_OLD_IMAGES"));
     w.Key("exportFromTime");
-    w.String(FormatIsoTime(record.export_from_time.value_or(0)));
+    w.String(IsoUtcTextOfSeconds(record.export_from_time.value_or(0)));
     w.Key("exportToTime");
-    w.String(FormatIsoTime(record.export_to_time.value_or(0)));
+    w.String(IsoUtcTextOfSeconds(record.export_to_time.value_or(0)));
   }
   w.EndObject();
   return std::string(buffer.GetString(), buffer.GetSize());

@@ -22,9 +22,6 @@
 
 namespace dynapage {
 
-// "2020-11-04T07:28:34.028Z" for epoch seconds.
-std::string FormatIsoTime(double seconds);
-
 // "<prefix>/AWSDynamoDB/<id>/" (prefix's trailing '/' not doubled), or "AWSDynamoDB/<id>/" for an empty prefix.
 std::string ExportFolderKey(const std::string& prefix, const std::string& id);
 

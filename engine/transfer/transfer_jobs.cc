@@ -16,6 +16,7 @@
 #include <rapidjson/stringbuffer.h>
 
 #include "engine/base/base64.h"
+#include "engine/base/utc_time.h"
 #include "engine/model/attribute_value_json.h"
 #include "engine/storage/item_key.h"
 #include "engine/transfer/export_layout.h"
@@ -82,7 +83,7 @@ Status CheckExportKind(const ExportRequest& r, const TableDefinition& table, dou
   double since = table.point_in_time_recovery_since;
   if (from < since || from > to) {
     return InvalidExportTime("Incremental export period from time cannot be less than the table creation time : " +
-                             FormatIsoTime(since));
+                             IsoUtcTextOfSeconds(since));
   }
   if (to - from < kMinIncrementalSeconds) {
     return InvalidExportTime(
@@ -90,7 +91,7 @@ Status CheckExportKind(const ExportRequest& r, const TableDefinition& table, dou
   }
   if (to > now) {
     return InvalidExportTime("Incremental export period to time cannot be greater than the current time : " +
-                             FormatIsoTime(now));
+                             IsoUtcTextOfSeconds(now));
   }
   if (to - from > kMaxIncrementalSeconds) {
     return InvalidExportTime(

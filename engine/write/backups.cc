@@ -73,9 +73,6 @@ bool ParseBackupArn(const std::string& arn, BackupArnParts* out) {
   return !out->id.empty() && out->id.find('/') == std::string::npos;
 }
 
-// "2026-11-28T04:30:00.123Z"
-std::string IsoTime(double seconds) { return IsoUtcText(std::llround(seconds * 1000)); }
-
 bool SameKey(const std::vector<KeyElementInput>& input, const KeySchema& key) {
   std::vector<KeyElementInput> recorded;
   for (size_t i = 0; i < key.hash_count(); i++) recorded.push_back({key.hash_at(i).name, "HASH"});
@@ -268,7 +265,7 @@ Status DeleteBackupByArn(WritePath& write_path, const RequestContext& ctx, const
   if (out->system) {
     return Status::Validation("User is not allowed to delete the system backup with arn " + arn +
                               ". It will automatically expire on " +
-                              IsoTime(static_cast<double>(out->expiry_ms) / 1000));
+                              IsoUtcText(out->expiry_ms));
   }
   // A restore from it that still shows CREATING uses it.
   std::vector<std::string> names;
@@ -358,9 +355,9 @@ Status RestoreTableToPointInTime(WritePath& write_path, const RequestContext& ct
   const auto ms = [](double seconds) { return static_cast<int64_t>(std::llround(seconds * 1000)); };
   if (ms(at) < ms(window.earliest) || ms(at) > ms(window.latest)) {
     return Status::Error(ErrorCode::kInvalidRestoreTime,
-                         "RestoreDateTime '" + IsoTime(at) + "' must be within EarliestRestorableDateTime '" +
-                             IsoTime(window.earliest) + "' and LatestRestorableDateTime '" + IsoTime(window.latest) +
-                             "'");
+                         "RestoreDateTime '" + IsoUtcTextOfSeconds(at) +
+                             "' must be within EarliestRestorableDateTime '" + IsoUtcTextOfSeconds(window.earliest) +
+                             "' and LatestRestorableDateTime '" + IsoUtcTextOfSeconds(window.latest) + "'");
   }
   if (request.target == request.source_name) return TableAlreadyExists(request.target);
   DP_RETURN_IF_ERROR(CheckTargetFree(write_path, ctx, request.target));

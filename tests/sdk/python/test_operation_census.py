@@ -4,9 +4,9 @@ The operations are read from the npm package @aws-sdk/client-dynamodb (SDK_MODEL
 dist-types/commands/<Operation>Command.d.ts per operation. The package is fetched once with `npm pack` into
 tests/sdk/.sdk-model-<version>/ (ignored by git; $DYNAPAGE_SDK_MODEL_DIR names an unpacked package instead), and
 read as files: no SDK code runs, so no newer Node.js than Debian's is needed. Not under tests/sdk/js/node_modules:
-the sdk_javascript test's `npm ci` empties that directory, and ctest runs it beside this one. Each operation is sent with an empty body;
-none may answer UnknownOperationException except UNKNOWN_ALLOWED, and those must (so that the list shrinks as they
-land)."""
+the sdk_javascript test's `npm ci` empties that directory, and ctest runs it beside this one. Each operation is sent
+with an empty body; none may answer UnknownOperationException except UNKNOWN_ALLOWED, and those must (so that the
+list shrinks as they land)."""
 
 import glob
 import os
